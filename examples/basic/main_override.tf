@@ -1,0 +1,4 @@
+resource "random_pet" "name" {
+  length    = 3
+  separator = "_"
+}

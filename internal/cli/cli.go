@@ -1,0 +1,186 @@
+// Package cli is the tfdeps command line: it parses flags into options,
+// calls the libraries, renders their results and diagnostics, and maps
+// failures to exit codes. It holds no logic of its own beyond that.
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+)
+
+// Version is the tfdeps release, set at build time with -ldflags.
+var Version = "0.1.0-dev"
+
+// DefaultTofuVersion is the OpenTofu version tfdeps emulates unless told otherwise.
+const DefaultTofuVersion = "1.12.6"
+
+// Env is everything a command may touch of the outside world.
+type Env struct {
+	Args   []string
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	// Chdir changes the working directory (the -chdir option).
+	Chdir func(string) error
+	// IsTerminal reports whether the writer is an interactive terminal.
+	IsTerminal func(io.Writer) bool
+}
+
+// SystemEnv is the Env of the running process.
+func SystemEnv() Env {
+	return Env{
+		Args:       os.Args[1:],
+		Stdin:      os.Stdin,
+		Stdout:     os.Stdout,
+		Stderr:     os.Stderr,
+		Getenv:     os.Getenv,
+		Chdir:      os.Chdir,
+		IsTerminal: isTerminal,
+	}
+}
+
+// Meta is what every command receives: the environment and global settings.
+type Meta struct {
+	Env
+	// TofuVersion is the emulated OpenTofu version (-tofu-version or TFDEPS_TOFU_VERSION).
+	TofuVersion string
+	// Platform is the target platform of this binary, OS_ARCH.
+	Platform string
+}
+
+type command struct {
+	synopsis string
+	run      func(m *Meta, args []string) int
+}
+
+// commands lists every command by its full name ("providers lock").
+func commands() map[string]command {
+	return map[string]command{
+		"version":          {"Show the tfdeps version", runVersion},
+		"config":           {"Show the effective configuration, override files merged", runConfig},
+		"providers":        {"Show the providers required by this configuration", runProviders},
+		"providers lock":   {"Write out dependency locks for the configured providers", runProvidersLock},
+		"providers mirror": {"Save local copies of all required provider plugins", runProvidersMirror},
+		"lock verify":      {"Check the dependency lock file against the configuration", runLockVerify},
+		"init":             {"Install providers and update the dependency lock file", runInit},
+	}
+}
+
+// Main runs tfdeps with env and returns the process exit code.
+func Main(env Env) int {
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
+	}
+	if env.IsTerminal == nil {
+		env.IsTerminal = func(io.Writer) bool { return false }
+	}
+	m := &Meta{Env: env, TofuVersion: DefaultTofuVersion, Platform: runtime.GOOS + "_" + runtime.GOARCH}
+	if v := env.Getenv("TFDEPS_TOFU_VERSION"); v != "" {
+		m.TofuVersion = v
+	}
+
+	fs := flag.NewFlagSet("tfdeps", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	chdir := fs.String("chdir", "", "")
+	help := fs.Bool("help", false, "")
+	fs.BoolVar(help, "h", false, "")
+	showVersion := fs.Bool("version", false, "")
+	fs.StringVar(&m.TofuVersion, "tofu-version", m.TofuVersion, "")
+	if err := fs.Parse(env.Args); err != nil {
+		fmt.Fprintf(env.Stderr, "Error: %s\n\n", err)
+		printUsage(env.Stderr)
+		return 1
+	}
+	args := fs.Args()
+	if *showVersion {
+		return runVersion(m, nil)
+	}
+	if len(args) == 0 || *help {
+		printUsage(env.Stdout)
+		if *help {
+			return 0
+		}
+		return 1
+	}
+	if *chdir != "" {
+		if err := env.Chdir(*chdir); err != nil {
+			fmt.Fprintf(env.Stderr, "Error handling -chdir option: %s\n", err)
+			return 1
+		}
+	}
+	name, rest := resolveCommand(args)
+	cmd, ok := commands()[name]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "tfdeps has no command named %q.\n\nTo see all of tfdeps' commands, run:\n  tfdeps -help\n\n", args[0])
+		return 1
+	}
+	return cmd.run(m, rest)
+}
+
+// resolveCommand finds the longest command name at the start of args.
+func resolveCommand(args []string) (string, []string) {
+	if len(args) >= 2 {
+		if _, ok := commands()[args[0]+" "+args[1]]; ok {
+			return args[0] + " " + args[1], args[2:]
+		}
+	}
+	return args[0], args[1:]
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, "Usage: tfdeps [global options] <subcommand> [args]\n\n")
+	fmt.Fprintf(w, "tfdeps does the configuration and provider part of \"tofu init\", standalone.\n\n")
+	fmt.Fprintf(w, "Commands:\n")
+	cmds := commands()
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-18s %s\n", n, cmds[n].synopsis)
+	}
+	fmt.Fprintf(w, "\nGlobal options (use these before the subcommand, if any):\n")
+	fmt.Fprintf(w, "  -chdir=DIR          Switch to a different working directory before executing\n")
+	fmt.Fprintf(w, "                      the given subcommand.\n")
+	fmt.Fprintf(w, "  -help               Show this help output, or the help for a specified subcommand.\n")
+	fmt.Fprintf(w, "  -version            An alias for the \"version\" subcommand.\n")
+	fmt.Fprintf(w, "  -tofu-version=VER   The OpenTofu version to emulate (default %s;\n", DefaultTofuVersion)
+	fmt.Fprintf(w, "                      also TFDEPS_TOFU_VERSION).\n")
+}
+
+// newFlagSet makes a command's flag set; usage is that command's help text.
+// Parsing "-help" prints the usage to stdout and returns flag.ErrHelp.
+func newFlagSet(m *Meta, name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() { fmt.Fprint(m.Stdout, strings.TrimLeft(usage, "\n")) }
+	return fs
+}
+
+// parseFlags parses args into fs. It returns an exit code and false when the
+// command must stop: 0 after -help, 1 after a usage error.
+func parseFlags(m *Meta, fs *flag.FlagSet, args []string) (int, bool) {
+	err := fs.Parse(args)
+	if err == nil {
+		return 0, true
+	}
+	if err == flag.ErrHelp {
+		fs.Usage()
+		return 0, false
+	}
+	fmt.Fprintf(m.Stderr, "\nError: Failed to parse command-line flags\n\n%s\n\n", err)
+	fmt.Fprintf(m.Stderr, "For more help on using this command, run:\n  tfdeps %s -help\n", fs.Name())
+	return 1, false
+}
+
+func runVersion(m *Meta, args []string) int {
+	fmt.Fprintf(m.Stdout, "tfdeps v%s\non %s\nemulating OpenTofu v%s\n", Version, m.Platform, m.TofuVersion)
+	return 0
+}
