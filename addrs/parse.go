@@ -1,0 +1,80 @@
+package addrs
+
+import (
+	"errors"
+
+	"github.com/hashicorp/hcl/v2"
+	regaddr "github.com/opentofu/registry-address/v2"
+)
+
+// ParseError is a problem with a provider source string. Summary and Detail
+// are OpenTofu's diagnostic texts, byte for byte.
+type ParseError struct {
+	Summary string
+	Detail  string
+}
+
+func (e *ParseError) Error() string { return e.Summary + ": " + e.Detail }
+
+// Diagnostic returns the error as an error diagnostic with the given
+// subject (the source attribute's value range, or nil).
+func (e *ParseError) Diagnostic(subject *hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  e.Summary,
+		Detail:   e.Detail,
+		Subject:  subject,
+	}
+}
+
+// ParseProviderSource parses a provider source address
+// "[HOSTNAME/][NAMESPACE/]TYPE" as found in required_providers.
+//
+// A one-part source gets the default namespace "hashicorp" on
+// registry.opentofu.org (OpenTofu parses it with an unknown namespace which
+// every caller then replaces with "hashicorp"); the prefix checks on the
+// type are skipped for one-part sources, as in OpenTofu. The legacy
+// namespace "-" is accepted on the default host only.
+//
+// A failure is always a *ParseError.
+func ParseProviderSource(s string) (Provider, error) {
+	p, err := regaddr.ParseProviderSource(s)
+	if err != nil {
+		var pe *regaddr.ParserError
+		if errors.As(err, &pe) {
+			return Provider{}, &ParseError{Summary: pe.Summary, Detail: pe.Detail}
+		}
+		return Provider{}, &ParseError{Summary: "Invalid provider source string", Detail: err.Error()}
+	}
+	ret := Provider{Type: p.Type, Namespace: p.Namespace, Hostname: p.Hostname}
+	if ret.Namespace == regaddr.UnknownProviderNamespace {
+		ret.Namespace = DefaultProviderNamespace
+	}
+	return ret, nil
+}
+
+// ParseProviderSourceDiags is ParseProviderSource returning its error as a
+// diagnostic with the given subject.
+func ParseProviderSourceDiags(s string, subject *hcl.Range) (Provider, hcl.Diagnostics) {
+	p, err := ParseProviderSource(s)
+	if err != nil {
+		var pe *ParseError
+		errors.As(err, &pe)
+		return Provider{}, hcl.Diagnostics{pe.Diagnostic(subject)}
+	}
+	return p, nil
+}
+
+// ParseProviderPart normalises a namespace or type (or a local name):
+// Unicode case folding and IDNA mapping, letters, digits and single dashes
+// only, no leading or trailing dash. The error texts are OpenTofu's.
+func ParseProviderPart(s string) (string, error) {
+	return regaddr.ParseProviderPart(s)
+}
+
+// IsProviderPartNormalized reports whether s is a valid, already normalised
+// namespace, type or local name.
+func IsProviderPartNormalized(s string) bool {
+	n, err := ParseProviderPart(s)
+	return err == nil && n == s
+}
