@@ -1,0 +1,16 @@
+// Package registrytest is a test-only, in-process fake of a provider registry
+// and of a provider network mirror, served over TLS on the loopback interface.
+//
+// It owns: a per-server certificate authority (so clients can trust the fake
+// through a cert pool or an SSL_CERT_FILE), deterministic provider zips whose
+// content derives from the provider, version and platform (optionally very
+// large, generated while streaming), SHA256SUMS documents signed with test
+// OpenPGP keys committed under testdata/, request recording, and fault
+// injection per endpoint (HTTP errors, dropped connections, truncated, slow or
+// hanging responses, tampered archives, bad signatures, wrong content types,
+// oversized bodies).
+//
+// It does not import the production packages: it speaks the protocols from
+// its own small structs, so that it checks the clients rather than mirrors
+// them. It never listens on anything but 127.0.0.1.
+package registrytest
