@@ -1,0 +1,151 @@
+package installer
+
+import (
+	"archive/zip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/tfdeps/tfdeps/hashes"
+)
+
+// Default limits of ExtractOptions. Real provider packages hold two or
+// three files and less than 1 GiB; the limits only stop archives built to
+// exhaust the disk.
+const (
+	DefaultMaxEntries = 10_000
+	DefaultMaxBytes   = 4 << 30
+)
+
+// ExtractOptions bounds what Extract accepts. Zero fields take the defaults.
+type ExtractOptions struct {
+	// MaxEntries is the largest number of zip entries accepted.
+	MaxEntries int
+	// MaxBytes is the largest total of uncompressed bytes written.
+	MaxBytes int64
+}
+
+func (o ExtractOptions) withDefaults() ExtractOptions {
+	if o.MaxEntries <= 0 {
+		o.MaxEntries = DefaultMaxEntries
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	return o
+}
+
+// ErrPackageExists is returned by Extract and Link when the package
+// directory is already there and is not an empty directory.
+var ErrPackageExists = errors.New("package directory already exists")
+
+// ExtractFile unpacks the provider package archive at zipPath into dir and
+// returns the "h1:" hash of the unpacked files, computed while they are
+// written; it equals hashes.HashDir(dir).
+//
+// The archive is unpacked into a staging directory beside dir, which is
+// renamed to dir only after every entry was written: on any error, or when
+// ctx is cancelled, the staging directory is removed and dir is left as it
+// was. dir must not exist or be an empty directory (ErrPackageExists
+// otherwise). Entries are checked before anything is written; see
+// ArchiveError for what is refused. Files get the permission bits stored in
+// the archive (no umask), directories 0755. A symbolic-link entry whose
+// target stays inside the package is written, as OpenTofu does, as a
+// regular file holding the link target.
+func ExtractFile(ctx context.Context, zipPath, dir string, opts ExtractOptions) (hashes.Hash, error) {
+	f, err := os.Open(zipPath)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	return Extract(ctx, f, info.Size(), zipPath, dir, opts)
+}
+
+// Extract is ExtractFile for an archive of size bytes read through r; name
+// stands for the archive in error messages.
+func Extract(ctx context.Context, r io.ReaderAt, size int64, name, dir string, opts ExtractOptions) (hashes.Hash, error) {
+	opts = opts.withDefaults()
+	zr, err := zip.NewReader(r, size)
+	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+		return "", fmt.Errorf("cannot read archive %s: %w", name, err)
+	}
+	entries, err := planEntries(zr.File, name, opts)
+	if err != nil {
+		return "", err
+	}
+	if err := checkTargetFree(dir); err != nil {
+		return "", err
+	}
+	staging, err := newStagingDir(dir)
+	if err != nil {
+		return "", err
+	}
+	h1, err := writeEntries(ctx, staging, name, entries, opts.MaxBytes)
+	if err == nil {
+		err = commitStaging(staging, dir)
+	}
+	if err != nil {
+		_ = os.RemoveAll(staging)
+		return "", err
+	}
+	return h1, nil
+}
+
+// writeEntries writes the planned entries below root and returns the "h1:"
+// hash of the files written.
+func writeEntries(ctx context.Context, root, archive string, entries []plannedEntry, maxBytes int64) (hashes.Hash, error) {
+	w := newEntryWriter(ctx, root, archive, maxBytes)
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		if err := w.write(e); err != nil {
+			return "", err
+		}
+	}
+	return w.sum.hash()
+}
+
+// checkTargetFree fails unless dir is absent or an empty directory (a
+// symlink, even to an empty directory, counts as taken).
+func checkTargetFree(dir string) error {
+	info, err := os.Lstat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if info.IsDir() {
+		f, err := os.Open(dir)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if _, err := f.Readdirnames(1); errors.Is(err, io.EOF) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %s", ErrPackageExists, dir)
+}
+
+// commitStaging renames the finished staging directory to dir. An empty
+// directory at dir is replaced.
+func commitStaging(staging, dir string) error {
+	err := os.Rename(staging, dir)
+	if err == nil {
+		return nil
+	}
+	if rmErr := os.Remove(dir); rmErr != nil {
+		// Not an empty directory after all (it was filled concurrently),
+		// or something else went wrong: report the rename failure.
+		return fmt.Errorf("cannot move unpacked package into place: %w", err)
+	}
+	return os.Rename(staging, dir)
+}

@@ -1,0 +1,140 @@
+package installer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tfdeps/tfdeps/hashes"
+)
+
+// copyBufferSize is the size of the buffer entries are copied through.
+const copyBufferSize = 256 << 10
+
+// entryWriter writes checked entries below root, hashing each file's bytes
+// as they are written.
+type entryWriter struct {
+	ctx     context.Context
+	root    string
+	budget  int64 // uncompressed bytes still allowed
+	limit   int64
+	archive string
+	buf     []byte
+	sha     hash.Hash
+	sum     h1Summary
+}
+
+func newEntryWriter(ctx context.Context, root, archive string, maxBytes int64) *entryWriter {
+	return &entryWriter{
+		ctx:     ctx,
+		root:    root,
+		archive: archive,
+		budget:  maxBytes,
+		limit:   maxBytes,
+		buf:     make([]byte, copyBufferSize),
+		sha:     sha256.New(),
+		sum:     h1Summary{},
+	}
+}
+
+func (w *entryWriter) write(e plannedEntry) error {
+	target := filepath.Join(w.root, filepath.FromSlash(e.rel))
+	if e.kind == fs.ModeDir {
+		return os.MkdirAll(target, 0o755)
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return err
+	}
+	digest, err := w.writeFile(e, target)
+	if err != nil {
+		return err
+	}
+	w.sum[e.rel] = digest
+	return nil
+}
+
+// writeFile copies one entry's content to target through sha256 and gives
+// it the entry's permission bits.
+func (w *entryWriter) writeFile(e plannedEntry, target string) ([sha256.Size]byte, error) {
+	var digest [sha256.Size]byte
+	rc, err := e.file.Open()
+	if err != nil {
+		return digest, fmt.Errorf("cannot read archive entry %s: %w", e.file.Name, err)
+	}
+	defer rc.Close()
+	out, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return digest, err
+	}
+	w.sha.Reset()
+	src := &budgetReader{r: rc, ctx: w.ctx, left: &w.budget, limit: w.limit, archive: w.archive}
+	_, err = io.CopyBuffer(io.MultiWriter(out, w.sha), src, w.buf)
+	if err == nil {
+		err = out.Chmod(e.file.Mode().Perm())
+	}
+	if closeErr := out.Close(); err == nil {
+		err = closeErr
+	}
+	if err != nil {
+		return digest, err
+	}
+	w.sha.Sum(digest[:0])
+	return digest, nil
+}
+
+// budgetReader reads from r while *left stays non-negative and ctx is
+// live, so that neither a lying size header nor a cancelled install lets a
+// copy run on.
+type budgetReader struct {
+	r       io.Reader
+	ctx     context.Context
+	left    *int64
+	limit   int64
+	archive string
+}
+
+func (b *budgetReader) Read(p []byte) (int, error) {
+	if err := b.ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := b.r.Read(p)
+	*b.left -= int64(n)
+	if *b.left < 0 {
+		return n, &ArchiveError{Problem: ProblemTooLarge, Archive: b.archive, Limit: b.limit}
+	}
+	return n, err
+}
+
+// h1Summary maps each written file's slash-separated path to the SHA-256
+// of its content. A later entry with the same path replaces an earlier one,
+// as its file does on disk.
+type h1Summary map[string][sha256.Size]byte
+
+// hash returns the dirhash Hash1 of the files: sorted "HEX  NAME\n" lines,
+// SHA-256, standard base64.
+func (s h1Summary) hash() (hashes.Hash, error) {
+	names := make([]string, 0, len(s))
+	for name := range s {
+		if strings.Contains(name, "\n") {
+			return "", errNewlineName
+		}
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	h := sha256.New()
+	for _, name := range names {
+		d := s[name]
+		line := hex.EncodeToString(d[:]) + "  " + name + "\n"
+		_, _ = io.WriteString(h, line)
+	}
+	return hashes.Hash("h1:" + base64.StdEncoding.EncodeToString(h.Sum(nil))), nil
+}
