@@ -2,6 +2,9 @@ package addrs
 
 import (
 	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	regaddr "github.com/opentofu/registry-address/v2"
@@ -46,6 +49,9 @@ func ParseProviderSource(s string) (Provider, error) {
 		}
 		return Provider{}, &ParseError{Summary: "Invalid provider source string", Detail: err.Error()}
 	}
+	if err := checkPartsNotEmpty(s); err != nil {
+		return Provider{}, err
+	}
 	ret := Provider{Type: p.Type, Namespace: p.Namespace, Hostname: p.Hostname}
 	if ret.Namespace == regaddr.UnknownProviderNamespace {
 		ret.Namespace = DefaultProviderNamespace
@@ -68,8 +74,52 @@ func ParseProviderSourceDiags(s string, subject *hcl.Range) (Provider, hcl.Diagn
 // ParseProviderPart normalises a namespace or type (or a local name):
 // Unicode case folding and IDNA mapping, letters, digits and single dashes
 // only, no leading or trailing dash. The error texts are OpenTofu's.
+//
+// Deviation: OpenTofu maps invalid UTF-8 to U+FFFD and accepts it, giving a
+// part that does not parse again, and accepts parts that IDNA maps to the
+// empty string (e.g. U+034F); tfdeps rejects both with the "must contain
+// only letters..." text.
 func ParseProviderPart(s string) (string, error) {
-	return regaddr.ParseProviderPart(s)
+	n, err := regaddr.ParseProviderPart(s)
+	if err == nil && (n == "" || !utf8.ValidString(s)) {
+		return "", errInvalidPartChars
+	}
+	return n, err
+}
+
+var errInvalidPartChars = errors.New("must contain only letters, digits, and dashes, and may not use leading or trailing dashes")
+
+// checkPartsNotEmpty rejects a source string that OpenTofu would accept
+// only by replacing invalid UTF-8 or by mapping a part to nothing (see
+// ParseProviderPart), with the error for the part that holds it.
+func checkPartsNotEmpty(s string) *ParseError {
+	parts := strings.Split(s, "/")
+	last := len(parts) - 1
+	bad := func(p string) bool {
+		if p == "-" {
+			return false
+		}
+		_, err := ParseProviderPart(p)
+		return err != nil
+	}
+	switch {
+	case bad(parts[last]):
+		return &ParseError{
+			Summary: "Invalid provider type",
+			Detail:  fmt.Sprintf(`Invalid provider type %q in source %q: %s"`, parts[last], s, errInvalidPartChars),
+		}
+	case last >= 1 && bad(parts[last-1]):
+		return &ParseError{
+			Summary: "Invalid provider namespace",
+			Detail:  fmt.Sprintf(`Invalid provider namespace %q in source %q: %s"`, "", s, errInvalidPartChars),
+		}
+	case last == 2 && !utf8.ValidString(parts[0]):
+		return &ParseError{
+			Summary: "Invalid provider source hostname",
+			Detail:  fmt.Sprintf(`Invalid provider source hostname namespace %q in source %q: %s"`, "", s, "hostname is not valid UTF-8"),
+		}
+	}
+	return nil
 }
 
 // IsProviderPartNormalized reports whether s is a valid, already normalised
