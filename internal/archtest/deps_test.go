@@ -1,0 +1,111 @@
+// Package archtest holds tests about the shape of the code base itself: which
+// package may import which, as the layering table in the design notes says.
+package archtest
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/tfdeps/tfdeps"
+
+// allowed lists, for each package of the module, the module packages it may
+// import. A package not listed here may import only what "*" allows.
+var allowed = map[string][]string{
+	"addrs":                 {},
+	"versions":              {},
+	"hashes":                {},
+	"config":                {"addrs", "versions"},
+	"lockfile":              {"addrs", "versions", "hashes"},
+	"requirements":          {"addrs", "versions", "config"},
+	"internal/cliconfig":    {"addrs"},
+	"internal/registry":     {"addrs", "versions", "hashes"},
+	"internal/registrytest": {"addrs", "versions", "hashes"},
+	"internal/sources":      {"addrs", "versions", "hashes", "internal/registry", "internal/cliconfig"},
+	"internal/installer":    {"addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig"},
+	"internal/mirror":       {"addrs", "versions", "hashes", "internal/sources", "internal/registry"},
+}
+
+// anyModulePackage marks packages that may import every package of the module.
+var anyModulePackage = map[string]bool{"internal/cli": true, "cmd/tfdeps": true, "internal/archtest": true}
+
+func TestImportLayering(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := moduleImports(t, root)
+	var pkgs []string
+	for p := range imports {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	for _, pkg := range pkgs {
+		if anyModulePackage[pkg] || strings.HasPrefix(pkg, "bench") {
+			continue
+		}
+		ok := map[string]bool{pkg: true}
+		for _, a := range allowed[pkg] {
+			ok[a] = true
+		}
+		for _, imp := range imports[pkg] {
+			if !ok[imp] {
+				t.Errorf("package %s imports %s, which the layering does not allow", pkg, imp)
+			}
+		}
+	}
+}
+
+// moduleImports maps each package directory (relative to root) to the module
+// packages its non-test Go files import.
+func moduleImports(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		rel = filepath.ToSlash(rel)
+		for _, imp := range f.Imports {
+			p := strings.Trim(imp.Path.Value, `"`)
+			if strings.HasPrefix(p, module+"/") {
+				out[rel] = appendUnique(out[rel], strings.TrimPrefix(p, module+"/"))
+			}
+		}
+		if _, ok := out[rel]; !ok {
+			out[rel] = nil
+		}
+		return nil
+	})
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
