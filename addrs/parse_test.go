@@ -121,7 +121,7 @@ func TestParseProviderSourceErrors(t *testing.T) {
 		{"invalid UTF-8 type", "foo/a\x90", "Invalid provider type",
 			`Invalid provider type "a\x90" in source "foo/a\x90": ` + invalidChars + `"`},
 		{"type maps to nothing", "\u034f", "Invalid provider type",
-			`Invalid provider type "\u034f" in source "\u034f": ` + invalidChars + `"`},
+			"Invalid provider type \"\u034f\" in source \"\u034f\": " + invalidChars + `"`},
 		{"invalid UTF-8 namespace", "\x90/aws", "Invalid provider namespace",
 			`Invalid provider namespace "" in source "\x90/aws": ` + invalidChars + `"`},
 		{"P5", "example.com/-/aws", "Invalid provider namespace",
