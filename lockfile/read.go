@@ -1,0 +1,114 @@
+package lockfile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tfdeps/tfdeps/addrs"
+)
+
+// DefaultTofuVersion is the OpenTofu version named in the module-block
+// warning when [ReadOptions] gives none.
+const DefaultTofuVersion = "1.12.6"
+
+// ReadOptions adjust how a lock file is read.
+type ReadOptions struct {
+	// Flavour selects the default host of addresses that name none.
+	Flavour Flavour
+	// TofuVersion is the emulated OpenTofu version, named in the warning
+	// about module blocks; empty means DefaultTofuVersion.
+	TofuVersion string
+}
+
+var fileSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "provider", LabelNames: []string{"source_addr"}},
+		{Type: "module", LabelNames: []string{"path"}},
+	},
+}
+
+// ReadFile reads the lock file at path with [Read]. A file that does not
+// exist gives empty selections and no diagnostics, as for a configuration
+// that was never initialised; the returned file is then nil.
+func ReadFile(path string, opts ReadOptions) (*Locks, *hcl.File, hcl.Diagnostics) {
+	src, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return New(), nil, nil
+	}
+	if err != nil {
+		return New(), nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to read file",
+			Detail:   fmt.Sprintf("The configuration file %q could not be read.", path),
+		}}
+	}
+	return Read(src, path, opts)
+}
+
+// Read parses and validates a lock file whose content is src; filename is
+// used in diagnostic ranges. It returns every selection it could decode,
+// even when there are errors (callers treat any error as fatal), together
+// with the parsed file for rendering source snippets. Hashes are kept in
+// file order, duplicates included.
+func Read(src []byte, filename string, opts ReadOptions) (*Locks, *hcl.File, hcl.Diagnostics) {
+	locks := New()
+	file, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	if file == nil || file.Body == nil {
+		return locks, file, diags
+	}
+	content, moreDiags := file.Body.Content(fileSchema)
+	diags = append(diags, moreDiags...)
+	if opts.TofuVersion == "" {
+		opts.TofuVersion = DefaultTofuVersion
+	}
+	d := decoder{opts: opts, locks: locks, seen: map[addrs.Provider]hcl.Range{}}
+	for _, block := range content.Blocks {
+		diags = append(diags, d.block(block)...)
+	}
+	return locks, file, diags
+}
+
+// decoder holds the state of decoding one file's blocks.
+type decoder struct {
+	opts       ReadOptions
+	locks      *Locks
+	seen       map[addrs.Provider]hcl.Range
+	seenModule bool
+}
+
+func (d *decoder) block(block *hcl.Block) hcl.Diagnostics {
+	if block.Type == "module" {
+		if d.seenModule {
+			return nil
+		}
+		d.seenModule = true
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagWarning,
+			Summary:  "Dependency locks for modules are not yet supported",
+			Detail: fmt.Sprintf("OpenTofu v%s only supports dependency locks for providers, not for modules. "+
+				"This configuration may be intended for a later version of OpenTofu that also supports dependency locks for modules.",
+				d.opts.TofuVersion),
+			Subject: block.TypeRange.Ptr(),
+		}}
+	}
+	lock, diags := decodeProviderBlock(block, d.opts.Flavour)
+	if lock == nil {
+		return diags
+	}
+	if prev, dup := d.seen[lock.addr]; dup {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Duplicate provider lock",
+			Detail:   fmt.Sprintf("This lockfile already declared a lock for provider %s at %s.", lock.addr, prev),
+			Subject:  block.TypeRange.Ptr(),
+		})
+	}
+	d.seen[lock.addr] = block.DefRange
+	d.locks.setRead(lock)
+	return diags
+}

@@ -1,0 +1,98 @@
+package lockfile
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Bytes returns the lock file content for l exactly as "tofu init" (or
+// "terraform init", by flavour) writes it: the two header lines, then one
+// block per provider in address order, each after an empty line, with
+// "version", "constraints" (when not empty) and "hashes" (when not empty).
+func (l *Locks) Bytes(flavour Flavour) []byte {
+	f := hclwrite.NewEmptyFile()
+	body := f.Body()
+	body.AppendUnstructuredTokens(hclwrite.Tokens{
+		{Type: hclsyntax.TokenComment, Bytes: []byte(flavour.header())},
+	})
+	for _, p := range l.Providers() {
+		body.AppendNewline()
+		block := body.AppendNewBlock("provider", []string{p.addr.String()}).Body()
+		block.SetAttributeValue("version", cty.StringVal(p.version.String()))
+		if c := p.constraints.String(); c != "" {
+			block.SetAttributeValue("constraints", cty.StringVal(c))
+		}
+		if len(p.hashes) > 0 {
+			block.SetAttributeRaw("hashes", hashListTokens(p))
+		}
+	}
+	return f.Bytes()
+}
+
+// hashListTokens renders the hashes one per line, each with a trailing comma.
+func hashListTokens(p *ProviderLock) hclwrite.Tokens {
+	toks := hclwrite.Tokens{
+		{Type: hclsyntax.TokenOBrack, Bytes: []byte("[")},
+		{Type: hclsyntax.TokenNewline, Bytes: []byte("\n")},
+	}
+	for _, h := range p.hashes {
+		toks = append(toks, hclwrite.TokensForValue(cty.StringVal(h.String()))...)
+		toks = append(toks,
+			&hclwrite.Token{Type: hclsyntax.TokenComma, Bytes: []byte(",")},
+			&hclwrite.Token{Type: hclsyntax.TokenNewline, Bytes: []byte("\n")},
+		)
+	}
+	return append(toks, &hclwrite.Token{Type: hclsyntax.TokenCBrack, Bytes: []byte("]")})
+}
+
+// WriteFile writes l to path atomically: the content goes to a temporary
+// file in the same directory, which is then renamed over path, with mode
+// 0644. A failure is error L14, naming path as given.
+func WriteFile(path string, l *Locks, flavour Flavour) hcl.Diagnostics {
+	if err := writeAtomic(path, l.Bytes(flavour)); err != nil {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Failed to update dependency lock file",
+			Detail:   fmt.Sprintf("Error while writing new dependency lock information to %s: %s.", path, err),
+		}}
+	}
+	return nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(name)
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		return err
+	}
+	ok = true
+	return nil
+}
