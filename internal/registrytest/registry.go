@@ -1,0 +1,255 @@
+package registrytest
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+)
+
+func (s *Server) findVersion(ns, typ, version string) (*Provider, *Version) {
+	for i := range s.opts.Providers {
+		p := &s.opts.Providers[i]
+		if p.Namespace != ns || p.Type != typ {
+			continue
+		}
+		for j := range p.Versions {
+			if p.Versions[j].Version == version {
+				return p, &p.Versions[j]
+			}
+		}
+		return p, nil
+	}
+	return nil, nil
+}
+
+func platformsOf(v *Version) []string {
+	if len(v.Platforms) == 0 {
+		return DefaultPlatforms
+	}
+	return v.Platforms
+}
+
+func protocolsOf(v *Version) []string {
+	if v.Protocols == nil {
+		return []string{"5.0"}
+	}
+	return v.Protocols
+}
+
+func hasPlatform(v *Version, platform string) bool {
+	for _, p := range platformsOf(v) {
+		if p == platform {
+			return true
+		}
+	}
+	return false
+}
+
+// Package returns the generated package of a configured provider version
+// and platform, computing it on first use.
+func (s *Server) Package(ns, typ, version, platform string) (PackageInfo, error) {
+	_, v := s.findVersion(ns, typ, version)
+	if v == nil || !hasPlatform(v, platform) {
+		return PackageInfo{}, fmt.Errorf("no package %s/%s %s %s", ns, typ, version, platform)
+	}
+	id := packageID{Namespace: ns, Type: typ, Version: version, Platform: platform}
+	s.mu.Lock()
+	info, ok := s.packages[id]
+	s.mu.Unlock()
+	if ok {
+		return info, nil
+	}
+	info, err := computePackage(id, v.Size)
+	if err != nil {
+		return PackageInfo{}, err
+	}
+	s.mu.Lock()
+	s.packages[id] = info
+	s.mu.Unlock()
+	return info, nil
+}
+
+// SHA256SUMS returns the checksum document of a version: one "HEX  FILE"
+// line per platform, sorted by file name.
+func (s *Server) SHA256SUMS(ns, typ, version string) ([]byte, error) {
+	_, v := s.findVersion(ns, typ, version)
+	if v == nil {
+		return nil, fmt.Errorf("no version %s/%s %s", ns, typ, version)
+	}
+	var lines []string
+	for _, platform := range platformsOf(v) {
+		info, err := s.Package(ns, typ, version, platform)
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, fmt.Sprintf("%s  %s\n", info.SHA256, info.Filename))
+	}
+	sort.Slice(lines, func(i, j int) bool { return lines[i][66:] < lines[j][66:] })
+	return []byte(strings.Join(lines, "")), nil
+}
+
+func (s *Server) serveVersions(w http.ResponseWriter, r *http.Request, rt route, f *Fault) {
+	p, _ := s.findVersion(rt.ns, rt.typ, "")
+	if p == nil {
+		http.NotFound(w, r)
+		return
+	}
+	type platform struct {
+		OS   string `json:"os"`
+		Arch string `json:"arch"`
+	}
+	type version struct {
+		Version   string     `json:"version"`
+		Protocols []string   `json:"protocols"`
+		Platforms []platform `json:"platforms"`
+	}
+	doc := struct {
+		Versions []version `json:"versions"`
+		Warnings []string  `json:"warnings,omitempty"`
+	}{Versions: []version{}, Warnings: s.opts.Warnings}
+	for i := range p.Versions {
+		v := &p.Versions[i]
+		out := version{Version: v.Version, Protocols: protocolsOf(v)}
+		for _, pl := range platformsOf(v) {
+			osName, arch, _ := strings.Cut(pl, "_")
+			out.Platforms = append(out.Platforms, platform{osName, arch})
+		}
+		doc.Versions = append(doc.Versions, out)
+	}
+	s.writeJSON(w, r, f, doc)
+}
+
+func (s *Server) servePackageMeta(w http.ResponseWriter, r *http.Request, rt route, f *Fault) {
+	_, v := s.findVersion(rt.ns, rt.typ, rt.version)
+	if v == nil || !hasPlatform(v, rt.platform) {
+		http.NotFound(w, r)
+		return
+	}
+	doc, err := s.packageMeta(rt, v)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	s.writeJSON(w, r, f, doc)
+}
+
+func (s *Server) packageMeta(rt route, v *Version) (map[string]any, error) {
+	info, err := s.Package(rt.ns, rt.typ, rt.version, rt.platform)
+	if err != nil {
+		return nil, err
+	}
+	base := fmt.Sprintf("%s/files/%s/%s/%s/", s.srv.URL, rt.ns, rt.typ, rt.version)
+	sumsName := fmt.Sprintf("terraform-provider-%s_%s_SHA256SUMS", rt.typ, rt.version)
+	osName, arch, _ := strings.Cut(rt.platform, "_")
+	doc := map[string]any{
+		"protocols":             protocolsOf(v),
+		"os":                    osName,
+		"arch":                  arch,
+		"filename":              info.Filename,
+		"download_url":          base + info.Filename,
+		"shasums_url":           base + sumsName,
+		"shasums_signature_url": base + sumsName + ".sig",
+		"shasum":                info.SHA256,
+		"signing_keys":          map[string]any{"gpg_public_keys": s.publishedKeys()},
+	}
+	if !s.opts.NoPackagesMap {
+		pkgs := map[string]any{}
+		for _, pl := range platformsOf(v) {
+			pi, err := s.Package(rt.ns, rt.typ, rt.version, pl)
+			if err != nil {
+				return nil, err
+			}
+			pkgs[pl] = map[string]any{"hashes": []string{pi.ZH(), pi.H1}, "package_size": pi.Size}
+		}
+		doc["packages"] = pkgs
+	}
+	return doc, nil
+}
+
+func (s *Server) publishedKeys() []map[string]string {
+	keys := []map[string]string{}
+	if s.opts.NoSigningKeys {
+		return keys
+	}
+	keys = append(keys, map[string]string{"key_id": s.testKey.KeyID(), "ascii_armor": s.testKey.publicPEM})
+	if s.opts.SignWith == ExpiredKey {
+		keys = append(keys, map[string]string{"key_id": s.signer.KeyID(), "ascii_armor": s.signer.publicPEM})
+	}
+	return keys
+}
+
+func (s *Server) serveSums(w http.ResponseWriter, r *http.Request, rt route, f *Fault) {
+	doc, err := s.SHA256SUMS(rt.ns, rt.typ, rt.version)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	signed := doc
+	if f != nil && f.Kind == Tamper {
+		doc = tamperSums(doc)
+	}
+	body := doc
+	if rt.endpoint == Signature {
+		if f != nil && f.Kind == BadSignature {
+			signed = append(append([]byte(nil), signed...), "tampered\n"...)
+		}
+		if body, err = s.signer.sign(signed); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+	}
+	s.writeBody(w, r, f, "application/octet-stream", int64(len(body)), bytesGen(body))
+}
+
+// archiveID recovers the package from an archive file name.
+func archiveID(rt route) (packageID, bool) {
+	prefix := "terraform-provider-" + rt.typ + "_"
+	name, ok := strings.CutPrefix(rt.file, prefix)
+	if !ok || !strings.HasSuffix(name, ".zip") {
+		return packageID{}, false
+	}
+	parts := strings.Split(strings.TrimSuffix(name, ".zip"), "_")
+	if len(parts) < 3 {
+		return packageID{}, false
+	}
+	n := len(parts)
+	return packageID{
+		Namespace: rt.ns, Type: rt.typ,
+		Version:  strings.Join(parts[:n-2], "_"),
+		Platform: parts[n-2] + "_" + parts[n-1],
+	}, true
+}
+
+func (s *Server) serveArchive(w http.ResponseWriter, r *http.Request, rt route, file string, f *Fault) {
+	id, ok := archiveID(rt)
+	if !ok || (rt.version != "" && id.Version != rt.version) {
+		http.NotFound(w, r)
+		return
+	}
+	info, err := s.Package(id.Namespace, id.Type, id.Version, id.Platform)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	_, v := s.findVersion(id.Namespace, id.Type, id.Version)
+	s.writeBody(w, r, f, "application/zip", info.Size, func(out io.Writer) error {
+		if f != nil && f.Kind == Tamper {
+			out = &tamperWriter{w: out, at: info.Size / 2}
+		}
+		_, err := writeZip(out, id, v.Size)
+		return err
+	})
+}
+
+// tamperSums replaces every checksum in a SHA256SUMS document with zeros.
+func tamperSums(doc []byte) []byte {
+	lines := strings.SplitAfter(string(doc), "\n")
+	for i, l := range lines {
+		if len(l) > 64 {
+			lines[i] = strings.Repeat("0", 64) + l[64:]
+		}
+	}
+	return []byte(strings.Join(lines, ""))
+}
