@@ -1,0 +1,119 @@
+package lockfile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/hashes"
+	"github.com/tfdeps/tfdeps/versions"
+)
+
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".terraform.lock.hcl")
+	if err := os.WriteFile(path, []byte("old content"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l := New()
+	l.SetProvider(addrs.NewDefaultProvider("null"), mustVersion(t, "3.2.2"), nil, nil)
+	if diags := WriteFile(path, l, OpenTofu); len(diags) != 0 {
+		t.Fatalf("WriteFile: %v", diags)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(l.Bytes(OpenTofu)), string(got)); diff != "" {
+		t.Errorf("content mismatch (-want +got):\n%s", diff)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm() != 0o644 {
+		t.Errorf("mode = %v, want 0644", info.Mode().Perm())
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		t.Errorf("directory holds %d entries, want only the lock file", len(entries))
+	}
+}
+
+func TestWriteFileFailure(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing", ".terraform.lock.hcl")
+	diags := WriteFile(path, New(), OpenTofu)
+	if len(diags) != 1 {
+		t.Fatalf("got %v, want one diagnostic", diags)
+	}
+	d := diags[0]
+	prefix := "Error while writing new dependency lock information to " + path + ": "
+	if d.Summary != "Failed to update dependency lock file" || !strings.HasPrefix(d.Detail, prefix) || !strings.HasSuffix(d.Detail, ".") || d.Subject != nil {
+		t.Errorf("diagnostic = %q / %q", d.Summary, d.Detail)
+	}
+}
+
+func TestTerraformFlavour(t *testing.T) {
+	l := New()
+	addr, err := Terraform.ParseProvider("hashicorp/aws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if addr.String() != "registry.terraform.io/hashicorp/aws" {
+		t.Fatalf("Terraform.ParseProvider = %s", addr)
+	}
+	l.SetProvider(addr, mustVersion(t, "5.0.0"), nil, nil)
+	want := `# This file is maintained automatically by "terraform init".
+# Manual edits may be lost in future updates.
+
+provider "registry.terraform.io/hashicorp/aws" {
+  version = "5.0.0"
+}
+`
+	if diff := cmp.Diff(want, string(l.Bytes(Terraform))); diff != "" {
+		t.Errorf("Terraform file mismatch (-want +got):\n%s", diff)
+	}
+	_, _, diags := Read([]byte(`provider "aws" { version = "1.0.0" }`), "t.hcl", ReadOptions{Flavour: Terraform})
+	wantDetail := `The provider source address for this provider lock must be written as "registry.terraform.io/hashicorp/aws", the fully-qualified and normalized form.`
+	if len(diags) != 1 || diags[0].Detail != wantDetail {
+		t.Errorf("Terraform read diagnostics = %v, want detail %q", diags, wantDetail)
+	}
+	for _, s := range []string{"example.com/a/b", "registry.opentofu.org/hashicorp/aws"} {
+		p, err := Terraform.ParseProvider(s)
+		if err != nil || p.String() != s {
+			t.Errorf("Terraform.ParseProvider(%q) = %s, %v", s, p, err)
+		}
+	}
+	if h := Terraform.DefaultHost(); h != "registry.terraform.io" {
+		t.Errorf("Terraform.DefaultHost = %s", h)
+	}
+	if h := OpenTofu.DefaultHost(); h != "registry.opentofu.org" {
+		t.Errorf("OpenTofu.DefaultHost = %s", h)
+	}
+}
+
+func TestWriteEscaping(t *testing.T) {
+	l := New()
+	odd := hashes.Hash("test:a\"b\\c\nd\te${x}%{y}é\x01\U0001F600$x%y")
+	addr := addrs.NewDefaultProvider("odd")
+	l.SetProvider(addr, mustVersion(t, "1.0.0"), versions.MustParseConstraints(">= 1.0"), []hashes.Hash{odd})
+	out := l.Bytes(OpenTofu)
+	wantLine := `    "test:a\"b\\c\nd\te$${x}%%{y}é\u0001` + "\U0001F600" + `$x%y",` + "\n"
+	if !strings.Contains(string(out), wantLine) {
+		t.Errorf("written file does not contain %q:\n%s", wantLine, out)
+	}
+	back, _, diags := Read(out, "x.hcl", ReadOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if !back.Equal(l) || back.Provider(addr).Hashes()[0] != odd {
+		t.Errorf("re-read locks differ: %v", back.Provider(addr).Hashes())
+	}
+}
