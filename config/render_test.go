@@ -9,10 +9,10 @@ import (
 
 func TestRenderNative(t *testing.T) {
 	tests := []struct {
-		name  string
-		file  string // main.tf or main.tf.json
-		src   string
-		want  string
+		name string
+		file string // main.tf or main.tf.json
+		src  string
+		want string
 	}{
 		{
 			name: "native verbatim",
@@ -46,7 +46,7 @@ func TestRenderNative(t *testing.T) {
 		{
 			name: "heredocs",
 			file: "main.tf",
-			src: "locals {\n  a = <<EOT\nhello ${var.x}\n  EOTX\nEOT\n  b = <<-EOT\n    indented\n    EOT\n  c = 1\n}\n",
+			src:  "locals {\n  a = <<EOT\nhello ${var.x}\n  EOTX\nEOT\n  b = <<-EOT\n    indented\n    EOT\n  c = 1\n}\n",
 			want: "locals {\n  a = <<EOT\nhello ${var.x}\n  EOTX\nEOT\n  b = <<-EOT\n    indented\n    EOT\n  c = 1\n}\n",
 		},
 		{
