@@ -1,0 +1,23 @@
+// Package config loads OpenTofu configuration directories exactly as
+// OpenTofu v1.12 does: it discovers the files of a module directory (.tf,
+// .tf.json, .tofu, .tofu.json, with .tofu precedence and ignored names),
+// parses them in parallel, decodes every top-level block, reports duplicate
+// definitions, and merges override files into the primary files with
+// OpenTofu's per-block rules and diagnostics.
+//
+// The result of loading one directory is a *Module: typed declarations
+// (variables, locals, outputs, module calls, providers, resources, ...) plus
+// a *Document, the effective configuration as a syntax tree in which every
+// argument and nested block remembers the file and range it came from.
+// LoadTree builds the module tree from local module sources and
+// .terraform/modules/modules.json.
+//
+// Loading never stops at the first problem: it returns a partial module and
+// every diagnostic, with OpenTofu's Summary and Detail texts and source
+// ranges, in the order OpenTofu reports them.
+//
+// The package does not evaluate expressions beyond constants, does not
+// collect provider requirements across a module tree, does not install
+// modules, and does not print anything; rendering a Document as text lives
+// in render*.go.
+package config

@@ -1,0 +1,216 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// File is one decoded configuration file: its declarations as written,
+// before duplicates are checked or overrides merged.
+type File struct {
+	Name     string
+	Override bool
+	HCL      *hcl.File
+	// Index is the file's position in load order (primaries, then overrides).
+	Index int
+
+	Backends          []*Backend
+	Clouds            []*Cloud
+	ProviderConfigs   []*ProviderConfig
+	ProviderMetas     []*ProviderMeta
+	RequiredProviders []*requiredProvidersBlock
+	Encryptions       []*Encryption
+
+	Variables []*Variable
+	Locals    []*Local
+	Outputs   []*Output
+
+	ModuleCalls        []*ModuleCall
+	ManagedResources   []*Resource
+	DataResources      []*Resource
+	EphemeralResources []*Resource
+	Moved              []*Moved
+	Imports            []*Import
+	Removed            []*Removed
+	Checks             []*Check
+
+	// LocalsBlocks and TerraformBlocks are the Document blocks of the file's
+	// locals and terraform blocks; Languages its language blocks.
+	LocalsBlocks    []*Block
+	TerraformBlocks []*Block
+	Languages       []*Block
+
+	// Diagnostics are this file's parse and decode diagnostics, and
+	// Incompatible its core-version errors (config-loading.md §4).
+	Diagnostics  hcl.Diagnostics
+	Incompatible hcl.Diagnostics
+}
+
+var configFileSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "language"},
+		{Type: "terraform"},
+		{Type: "required_providers"},
+		{Type: "provider", LabelNames: []string{"name"}},
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "locals"},
+		{Type: "output", LabelNames: []string{"name"}},
+		{Type: "module", LabelNames: []string{"name"}},
+		{Type: "resource", LabelNames: []string{"type", "name"}},
+		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "ephemeral", LabelNames: []string{"type", "name"}},
+		{Type: "moved"},
+		{Type: "import"},
+		{Type: "check", LabelNames: []string{"name"}},
+		{Type: "removed"},
+	},
+}
+
+const badIdentifierDetail = "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes."
+
+// parseFile parses src as native HCL or, for a name ending in .json, HCL JSON.
+func parseFile(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
+	if strings.HasSuffix(name, ".json") {
+		return parseJSON(src, name)
+	}
+	return hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+}
+
+// decodeFile decodes the top level of a parsed file (config-loading.md §2-3).
+func decodeFile(f *hcl.File, name string, override bool, tofuVersion string) *File {
+	file := &File{Name: name, Override: override, HCL: f}
+	if f == nil || f.Body == nil {
+		return file
+	}
+	file.Incompatible = sniffCoreVersion(f.Body, name, tofuVersion)
+	content, diags := f.Body.Content(configFileSchema)
+	file.Diagnostics = append(file.Diagnostics, diags...)
+	if content == nil {
+		return file
+	}
+	for _, block := range content.Blocks {
+		file.Diagnostics = append(file.Diagnostics, file.decodeBlock(block)...)
+	}
+	return file
+}
+
+func (file *File) decodeBlock(block *hcl.Block) hcl.Diagnostics {
+	override := file.Override
+	var diags hcl.Diagnostics
+	switch block.Type {
+	case "terraform":
+		diags = file.decodeTerraformBlock(block)
+	case "language":
+		if override {
+			return hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Language selections in override file",
+				Detail:   `Language-related settings in "language" blocks are not allowed in override files. Place these settings in a normal configuration file.`,
+				Subject:  block.DefRange.Ptr(),
+			}}
+		}
+		file.Languages = append(file.Languages, newSyntaxBlock(block, languageShape))
+		diags = decodeLanguageBlock(block)
+	case "required_providers":
+		diags = hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid required_providers block",
+			Detail:   `A "required_providers" block must be nested inside a "terraform" block.`,
+			Subject:  block.TypeRange.Ptr(),
+		}}
+	case "provider":
+		p, d := decodeProviderBlock(block)
+		diags = d
+		if p != nil {
+			file.ProviderConfigs = append(file.ProviderConfigs, p)
+		}
+	case "variable":
+		v, d := decodeVariableBlock(block, override)
+		diags = d
+		if v != nil {
+			file.Variables = append(file.Variables, v)
+		}
+	case "locals":
+		syn := newSyntaxBlock(block, emptyShape)
+		file.LocalsBlocks = append(file.LocalsBlocks, syn)
+		locals, d := decodeLocalsBlock(block, syn)
+		diags = d
+		file.Locals = append(file.Locals, locals...)
+	case "output":
+		o, d := decodeOutputBlock(block, override)
+		diags = d
+		if o != nil {
+			file.Outputs = append(file.Outputs, o)
+		}
+	case "module":
+		mc, d := decodeModuleBlock(block, override)
+		diags = d
+		if mc != nil {
+			file.ModuleCalls = append(file.ModuleCalls, mc)
+		}
+	case "resource":
+		r, d := decodeResourceBlock(block, ManagedResourceMode, override)
+		diags = d
+		if r != nil {
+			file.ManagedResources = append(file.ManagedResources, r)
+		}
+	case "data":
+		r, d := decodeResourceBlock(block, DataResourceMode, override)
+		diags = d
+		if r != nil {
+			file.DataResources = append(file.DataResources, r)
+		}
+	case "ephemeral":
+		r, d := decodeResourceBlock(block, EphemeralResourceMode, override)
+		diags = d
+		if r != nil {
+			file.EphemeralResources = append(file.EphemeralResources, r)
+		}
+	case "moved":
+		m, d := decodeMovedBlock(block)
+		diags = d
+		if m != nil {
+			file.Moved = append(file.Moved, m)
+		}
+	case "import":
+		i, d := decodeImportBlock(block)
+		diags = d
+		if i != nil {
+			file.Imports = append(file.Imports, i)
+		}
+	case "removed":
+		r, d := decodeRemovedBlock(block)
+		diags = d
+		if r != nil {
+			file.Removed = append(file.Removed, r)
+		}
+	case "check":
+		if override {
+			return hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Can't override check blocks",
+				Detail:   "Override files cannot override check blocks.",
+				Subject:  block.DefRange.Ptr(),
+			}}
+		}
+		c, d := decodeCheckBlock(block)
+		diags = d
+		if c != nil {
+			file.Checks = append(file.Checks, c)
+		}
+	}
+	return diags
+}
+
+// cantOverride is error C9 for a nested block an override file may not hold.
+func cantOverride(block *hcl.Block) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Can't override %s blocks", block.Type),
+		Detail:   fmt.Sprintf("Override files cannot override %q blocks.", block.Type),
+		Subject:  block.DefRange.Ptr(),
+	}
+}

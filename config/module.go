@@ -1,0 +1,181 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/addrs"
+)
+
+// Module is one loaded module directory: every declaration that survived
+// duplicate checks, with override files merged in.
+type Module struct {
+	// SourceDir is the directory as given to the loader ("." for a root
+	// loaded from the working directory).
+	SourceDir string
+	// Files are the files that were loaded.
+	Files Files
+
+	Backend           *Backend
+	Cloud             *Cloud
+	ProviderConfigs   map[string]*ProviderConfig
+	RequiredProviders *RequiredProviders
+	// ProviderLocalNames maps each required provider to its local name.
+	ProviderLocalNames map[addrs.Provider]string
+	ProviderMetas      map[addrs.Provider]*ProviderMeta
+	Encryption         *Encryption
+
+	Variables map[string]*Variable
+	Locals    map[string]*Local
+	Outputs   map[string]*Output
+
+	ModuleCalls map[string]*ModuleCall
+
+	ManagedResources   map[string]*Resource
+	DataResources      map[string]*Resource
+	EphemeralResources map[string]*Resource
+
+	Moved   []*Moved
+	Imports []*Import
+	Removed []*Removed
+
+	Checks map[string]*Check
+
+	// Languages are the language blocks of the primary files.
+	Languages []*Block
+
+	primary, overrides []*File
+	document           *Document
+}
+
+func newModule(dir string) *Module {
+	return &Module{
+		SourceDir:          dir,
+		ProviderConfigs:    map[string]*ProviderConfig{},
+		ProviderLocalNames: map[addrs.Provider]string{},
+		ProviderMetas:      map[addrs.Provider]*ProviderMeta{},
+		Variables:          map[string]*Variable{},
+		Locals:             map[string]*Local{},
+		Outputs:            map[string]*Output{},
+		ModuleCalls:        map[string]*ModuleCall{},
+		ManagedResources:   map[string]*Resource{},
+		DataResources:      map[string]*Resource{},
+		EphemeralResources: map[string]*Resource{},
+		Checks:             map[string]*Check{},
+		RequiredProviders:  &RequiredProviders{RequiredProviders: map[string]*RequiredProvider{}},
+	}
+}
+
+// Document returns the effective configuration as a syntax tree.
+func (m *Module) Document() *Document {
+	if m.document == nil {
+		m.document = m.buildDocument()
+	}
+	return m.document
+}
+
+// ProviderForLocalName returns the provider a local name refers to in this
+// module: its required_providers entry, otherwise the implied provider
+// (terraform → terraform.io/builtin/terraform, NAME →
+// registry.opentofu.org/hashicorp/NAME).
+func (m *Module) ProviderForLocalName(name string) addrs.Provider {
+	if rp, ok := m.RequiredProviders.RequiredProviders[name]; ok {
+		return rp.Type
+	}
+	return addrs.ImpliedProviderForUnqualifiedType(name)
+}
+
+// LocalNameForProvider returns the local name a provider has in this
+// module, defaulting to its type.
+func (m *Module) LocalNameForProvider(p addrs.Provider) string {
+	if n, ok := m.ProviderLocalNames[p]; ok {
+		return n
+	}
+	return p.Type
+}
+
+// ImpliedProviderForResourceType returns the provider a resource type
+// implies: its prefix before the first underscore, resolved as a local name.
+// ok is false when the prefix is not a valid provider name.
+func (m *Module) ImpliedProviderForResourceType(typ string) (addrs.Provider, bool) {
+	part, err := parseProviderPart(impliedLocalName(typ))
+	if err != nil {
+		return addrs.Provider{}, false
+	}
+	return m.ProviderForLocalName(part), true
+}
+
+func (m *Module) resolveResourceProvider(r *Resource) {
+	if r.ProviderConfigRef != nil {
+		r.Provider = m.ProviderForLocalName(r.ProviderConfigRef.Name)
+		return
+	}
+	if p, ok := m.ImpliedProviderForResourceType(r.Type); ok {
+		r.Provider = p
+	}
+}
+
+// assemble builds the module from decoded files (config-loading.md §5).
+func (m *Module) assemble(primary, overrides []*File) hcl.Diagnostics {
+	m.primary, m.overrides = primary, overrides
+	var diags hcl.Diagnostics
+	var first *requiredProvidersBlock
+	for _, f := range primary {
+		for _, rp := range f.RequiredProviders {
+			if first != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Duplicate required providers configuration",
+					Detail:   fmt.Sprintf("A module may have only one required providers configuration. The required providers were previously configured at %s.", first.DeclRange),
+					Subject:  rp.DeclRange.Ptr(),
+				})
+				continue
+			}
+			first = rp
+			m.RequiredProviders.DeclRange = rp.DeclRange
+			m.RequiredProviders.Syntax = rp.Syntax
+			for _, e := range rp.Entries {
+				m.setRequiredProvider(e, "")
+			}
+		}
+	}
+	for _, f := range overrides {
+		for _, rp := range f.RequiredProviders {
+			if m.RequiredProviders.Syntax == nil {
+				m.RequiredProviders.DeclRange = rp.DeclRange
+				m.RequiredProviders.Syntax = rp.Syntax
+			}
+			for _, e := range rp.Entries {
+				m.setRequiredProvider(e, f.Name)
+			}
+		}
+	}
+	for _, f := range primary {
+		diags = append(diags, m.appendFile(f)...)
+	}
+	for _, f := range overrides {
+		diags = append(diags, m.mergeFile(f)...)
+	}
+	diags = append(diags, m.staticEval()...)
+	for _, name := range m.RequiredProviders.Order {
+		rp := m.RequiredProviders.RequiredProviders[name]
+		if _, ok := m.ProviderLocalNames[rp.Type]; !ok && !rp.Type.IsZero() {
+			m.ProviderLocalNames[rp.Type] = name
+		}
+	}
+	return diags
+}
+
+func (m *Module) setRequiredProvider(e *RequiredProvider, overrideFile string) {
+	rps := m.RequiredProviders
+	if old, ok := rps.RequiredProviders[e.Name]; ok {
+		na := *e.Syntax
+		r := old.Syntax.Range
+		na.Replaced = &r
+		e.Syntax = &na
+	} else {
+		rps.Order = append(rps.Order, e.Name)
+	}
+	rps.RequiredProviders[e.Name] = e
+}

@@ -1,0 +1,286 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+var moduleBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "source", Required: true},
+		{Name: "version"},
+		{Name: "count"},
+		{Name: "for_each"},
+		{Name: "depends_on"},
+		{Name: "providers"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "_"},
+		{Type: "lifecycle"},
+		{Type: "locals"},
+		{Type: "provider", LabelNames: []string{"type"}},
+	},
+}
+
+var moduleLifecycleSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "enabled"}},
+}
+
+func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	mc := &ModuleCall{
+		Name:      block.Labels[0],
+		DeclRange: block.DefRange,
+		Syntax:    newSyntaxBlock(block, moduleShape),
+	}
+	if !hclsyntax.ValidIdentifier(mc.Name) {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid module instance name",
+			Detail:   badIdentifierDetail,
+			Subject:  &block.LabelRanges[0],
+		})
+	}
+	schema := moduleBlockSchema
+	if override {
+		schema = schemaForOverrides(schema)
+	}
+	content, _, moreDiags := block.Body.PartialContent(schema)
+	diags = append(diags, moreDiags...)
+	if content == nil {
+		return mc, diags
+	}
+	if attr, ok := content.Attributes["source"]; ok {
+		mc.SourceExpr = attr.Expr
+		mc.SourceSet = true
+		mc.SourceAddrRange = attr.Expr.Range()
+	}
+	if attr, ok := content.Attributes["version"]; ok {
+		mc.VersionExpr = attr.Expr
+		mc.HasVersion = true
+		vc, _, vDiags := decodeVersionConstraint(attr, attr.Name)
+		diags = append(diags, vDiags...)
+		mc.Version = vc.Required
+	}
+	var counters []*hcl.Attribute
+	if attr, ok := content.Attributes["count"]; ok {
+		mc.Count = attr.Expr
+		counters = append(counters, attr)
+	}
+	if attr, ok := content.Attributes["for_each"]; ok {
+		mc.ForEach = attr.Expr
+		counters = append(counters, attr)
+	}
+	if attr, ok := content.Attributes["depends_on"]; ok {
+		deps, depsDiags := decodeDependsOn(attr)
+		diags = append(diags, depsDiags...)
+		mc.DependsOn = deps
+	}
+	if attr, ok := content.Attributes["providers"]; ok {
+		providers, pDiags := decodePassedProviderConfigs(attr)
+		diags = append(diags, pDiags...)
+		mc.Providers = providers
+	}
+	var seenEscape, seenLifecycle *hcl.Block
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "_":
+			if seenEscape != nil {
+				diags = append(diags, duplicateEscapingBlock("module input variables", "module", seenEscape, b))
+				continue
+			}
+			seenEscape = b
+		case "lifecycle":
+			if seenLifecycle != nil {
+				diags = append(diags, duplicateLifecycleBlock("resource", seenLifecycle, b))
+				continue
+			}
+			seenLifecycle = b
+			lc, lcDiags := b.Body.Content(moduleLifecycleSchema)
+			diags = append(diags, lcDiags...)
+			if lc != nil {
+				if attr, ok := lc.Attributes["enabled"]; ok {
+					counters = append(counters, attr)
+				}
+			}
+		default:
+			diags = append(diags, reservedBlockName("module", b))
+		}
+	}
+	if d := countCombination(counters); d != nil {
+		diags = append(diags, d)
+	}
+	return mc, diags
+}
+
+func decodePassedProviderConfigs(attr *hcl.Attribute) ([]PassedProviderConfig, hcl.Diagnostics) {
+	pairs, diags := hcl.ExprMap(attr.Expr)
+	var ret []PassedProviderConfig
+	for _, pair := range pairs {
+		key, keyDiags := decodeProviderConfigRef(pair.Key, "providers")
+		diags = append(diags, keyDiags...)
+		value, valueDiags := decodeProviderConfigRef(pair.Value, "providers")
+		diags = append(diags, valueDiags...)
+		if keyDiags.HasErrors() || valueDiags.HasErrors() {
+			continue
+		}
+		ret = append(ret, PassedProviderConfig{InChild: key, InParent: value})
+	}
+	return ret, diags
+}
+
+var providerBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "alias"},
+		{Name: "version"},
+		{Name: "for_each"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "_"},
+		{Type: "lifecycle"},
+		{Type: "locals"},
+	},
+}
+
+func decodeProviderBlock(block *hcl.Block) (*ProviderConfig, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	p := &ProviderConfig{
+		Name:      block.Labels[0],
+		NameRange: block.LabelRanges[0],
+		DeclRange: block.DefRange,
+		Syntax:    newSyntaxBlock(block, providerShape),
+	}
+	content, _, moreDiags := block.Body.PartialContent(providerBlockSchema)
+	diags = append(diags, moreDiags...)
+	if part, err := parseProviderPart(p.Name); err != nil {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid provider local name",
+			Detail:   fmt.Sprintf("%s is an invalid provider local name: %s", p.Name, err),
+			Subject:  &block.LabelRanges[0],
+		})
+	} else if part != p.Name {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid provider local name",
+			Detail:   fmt.Sprintf("Provider names must be normalized. Replace %q with %q to fix this error.", p.Name, part),
+			Subject:  &block.LabelRanges[0],
+		})
+	}
+	if content == nil {
+		return p, diags
+	}
+	if attr, ok := content.Attributes["alias"]; ok {
+		valDiags := gohcl.DecodeExpression(attr.Expr, nil, &p.Alias)
+		diags = append(diags, valDiags...)
+		r := attr.Expr.Range()
+		p.AliasRange = &r
+		if !valDiags.HasErrors() && !hclsyntax.ValidIdentifier(p.Alias) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider configuration alias",
+				Detail:   "An alias must be a valid name. " + badIdentifierDetail,
+				Subject:  attr.Expr.Range().Ptr(),
+			})
+		}
+	}
+	if attr, ok := content.Attributes["version"]; ok {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Version constraints inside provider configuration blocks are deprecated",
+			Detail:   "OpenTofu 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of OpenTofu. To silence this warning, move the provider version constraint into the required_providers block.",
+			Subject:  attr.Expr.Range().Ptr(),
+		})
+		vc, _, vDiags := decodeVersionConstraint(attr, attr.Name)
+		diags = append(diags, vDiags...)
+		p.Version, p.VersionSet, p.VersionRange = vc.Required, vc.Set, attr.Range
+	}
+	if attr, ok := content.Attributes["for_each"]; ok {
+		p.ForEach = attr.Expr
+	}
+	var seenEscape *hcl.Block
+	for _, b := range content.Blocks {
+		if b.Type == "_" {
+			if seenEscape != nil {
+				diags = append(diags, duplicateEscapingBlock("provider-specific", "provider", seenEscape, b))
+				continue
+			}
+			seenEscape = b
+			continue
+		}
+		diags = append(diags, reservedBlockName("provider", b))
+	}
+	return p, diags
+}
+
+func duplicateEscapingBlock(what, kind string, first, second *hcl.Block) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Duplicate escaping block",
+		Detail: fmt.Sprintf(
+			"The special block type \"_\" can be used to force particular arguments to be interpreted as %s rather than as meta-arguments, but each %s block can have only one such block. The first escaping block was at %s.",
+			what, kind, first.DefRange,
+		),
+		Subject: &second.DefRange,
+	}
+}
+
+func duplicateLifecycleBlock(what string, first, second *hcl.Block) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Duplicate lifecycle block",
+		Detail:   fmt.Sprintf("This %s already has a lifecycle block at %s.", what, first.DefRange),
+		Subject:  &second.DefRange,
+	}
+}
+
+func reservedBlockName(kind string, b *hcl.Block) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Reserved block type name in %s block", kind),
+		Detail:   fmt.Sprintf("The block type name %q is reserved for use by OpenTofu in a future version.", b.Type),
+		Subject:  &b.TypeRange,
+	}
+}
+
+// countCombination is error C14 when more than one of count, enabled and
+// for_each is present. The attributes are given in that order of name.
+func countCombination(attrs []*hcl.Attribute) *hcl.Diagnostic {
+	if len(attrs) < 2 {
+		return nil
+	}
+	names := map[string]bool{}
+	first, last := attrs[0], attrs[0]
+	for _, a := range attrs {
+		names[a.Name] = true
+		if a.NameRange.Start.Byte < first.NameRange.Start.Byte {
+			first = a
+		}
+		if a.NameRange.End.Byte > last.NameRange.End.Byte {
+			last = a
+		}
+	}
+	var list []string
+	for _, n := range []string{"count", "enabled", "for_each"} {
+		if names[n] {
+			list = append(list, fmt.Sprintf("%q", n))
+		}
+	}
+	var joined string
+	switch len(list) {
+	case 2:
+		joined = list[0] + " and " + list[1]
+	default:
+		joined = list[0] + ", " + list[1] + ", and " + list[2]
+	}
+	rng := hcl.RangeBetween(first.NameRange, last.NameRange)
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid combination of " + joined,
+		Detail:   "The " + joined + " meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of resources to be created.",
+		Subject:  &rng,
+	}
+}

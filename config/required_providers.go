@@ -1,0 +1,227 @@
+package config
+
+import (
+	"fmt"
+
+	goversion "github.com/hashicorp/go-version"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfdeps/tfdeps/addrs"
+)
+
+// requiredProvidersBlock is one decoded required_providers block.
+type requiredProvidersBlock struct {
+	Entries   []*RequiredProvider
+	DeclRange hcl.Range
+	Syntax    *Block
+}
+
+// decodeRequiredProvidersBlock reads the entries of one required_providers
+// block in source order (providers.md §4.2).
+func decodeRequiredProvidersBlock(block *hcl.Block) (*requiredProvidersBlock, hcl.Diagnostics) {
+	ret := &requiredProvidersBlock{DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, requiredProvidersShape)}
+	attrs, diags := block.Body.JustAttributes()
+	ordered := make([]*hcl.Attribute, 0, len(attrs))
+	for _, a := range attrs {
+		ordered = append(ordered, a)
+	}
+	sortHCLAttributes(ordered)
+	for _, attr := range ordered {
+		rp, rpDiags := decodeRequiredProvider(attr, diags.HasErrors())
+		diags = append(diags, rpDiags...)
+		if rp != nil {
+			rp.Syntax = ret.Syntax.Body.Attribute(attr.Name)
+			if rp.Syntax == nil {
+				rp.Syntax = newAttribute(attr, emptyShape)
+			}
+			ret.Entries = append(ret.Entries, rp)
+		}
+	}
+	return ret, diags
+}
+
+// decodeRequiredProvider decodes one NAME = VALUE entry. hadErrors tells
+// whether the block already produced errors (step 5 of the algorithm).
+func decodeRequiredProvider(attr *hcl.Attribute, hadErrors bool) (*RequiredProvider, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	rp := &RequiredProvider{Name: attr.Name, DeclRange: attr.Range}
+	exprRange := attr.Expr.Range()
+
+	// Legacy string form: a constant primitive is a version constraint.
+	if val, valDiags := attr.Expr.Value(nil); !valDiags.HasErrors() && val.Type().IsPrimitiveType() {
+		vc, _, vDiags := versionConstraintFromValue(val, exprRange, attr.Range, attr.Name)
+		diags = append(diags, vDiags...)
+		rp.Requirement = vc
+		part, err := parseProviderPart(attr.Name)
+		if err != nil {
+			return nil, append(diags, invalidProviderName(err, exprRange))
+		}
+		rp.Type = addrs.ImpliedProviderForUnqualifiedType(part)
+		return rp, diags
+	}
+
+	part, err := parseProviderPart(attr.Name)
+	if err != nil {
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid provider local name",
+			Detail:   fmt.Sprintf("%s is an invalid provider local name: %s", attr.Name, err),
+			Subject:  exprRange.Ptr(),
+		})
+	}
+	if part != attr.Name {
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid provider local name",
+			Detail:   fmt.Sprintf("Provider names must be normalized. Replace %q with %q to fix this error.", attr.Name, part),
+			Subject:  exprRange.Ptr(),
+		})
+	}
+	kvs, mapDiags := hcl.ExprMap(attr.Expr)
+	if mapDiags.HasErrors() {
+		return nil, append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid required_providers object",
+			Detail:   "required_providers entries must be strings or objects.",
+			Subject:  exprRange.Ptr(),
+		})
+	}
+	sourceSet := false
+	for _, kv := range kvs {
+		key, keyDiags := kv.Key.Value(nil)
+		if keyDiags.HasErrors() || key.IsNull() || !key.IsKnown() || key.Type() != cty.String {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid Attribute",
+				Detail:   fmt.Sprintf("Invalid attribute value for provider requirement: %#v", key),
+				Subject:  kv.Key.Range().Ptr(),
+			})
+			continue
+		}
+		switch key.AsString() {
+		case "version":
+			diags = append(diags, rp.decodeVersion(kv.Value)...)
+		case "source":
+			sourceSet = true
+			diags = append(diags, rp.decodeSource(kv.Value)...)
+		case "configuration_aliases":
+			diags = append(diags, rp.decodeAliases(kv.Value)...)
+		default:
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid required_providers object",
+				Detail:   `required_providers objects can only contain "version", "source" and "configuration_aliases" attributes. To configure a provider, use a "provider" block.`,
+				Subject:  kv.Key.Range().Ptr(),
+			})
+		}
+		if key.AsString() != "version" && key.AsString() != "source" && key.AsString() != "configuration_aliases" {
+			break
+		}
+	}
+	if hadErrors || diags.HasErrors() {
+		return nil, diags
+	}
+	if !sourceSet {
+		rp.Type = addrs.ImpliedProviderForUnqualifiedType(part)
+	}
+	return rp, diags
+}
+
+func invalidProviderName(err error, rng hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid provider name",
+		Detail:   err.Error(),
+		Subject:  rng.Ptr(),
+	}
+}
+
+func (rp *RequiredProvider) decodeVersion(expr hcl.Expression) hcl.Diagnostics {
+	val, diags := expr.Value(nil)
+	if diags.HasErrors() {
+		return diags
+	}
+	if !val.IsKnown() || val.IsNull() || val.Type() != cty.String {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid version constraint",
+			Detail:   "Version must be specified as a string.",
+			Subject:  expr.Range().Ptr(),
+		})
+	}
+	s := val.AsString()
+	rp.Requirement = VersionConstraint{Required: s, Set: true, DeclRange: expr.Range()}
+	if _, err := goversion.NewConstraint(s); err != nil {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid version constraint",
+			Detail:   "This string does not use correct version constraint syntax.",
+			Subject:  expr.Range().Ptr(),
+		})
+	}
+	return diags
+}
+
+func (rp *RequiredProvider) decodeSource(expr hcl.Expression) hcl.Diagnostics {
+	val, diags := expr.Value(nil)
+	if diags.HasErrors() {
+		return diags
+	}
+	if !val.IsKnown() || val.IsNull() || val.Type() != cty.String {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid source",
+			Detail:   "Source must be specified as a string.",
+			Subject:  expr.Range().Ptr(),
+		})
+	}
+	rp.Source = val.AsString()
+	p, pDiags := parseProviderSource(rp.Source, expr.Range())
+	diags = append(diags, pDiags...)
+	if !pDiags.HasErrors() {
+		rp.Type = p
+	}
+	return diags
+}
+
+func (rp *RequiredProvider) decodeAliases(expr hcl.Expression) hcl.Diagnostics {
+	exprs, diags := hcl.ExprList(expr)
+	if diags.HasErrors() {
+		return diags
+	}
+	for _, e := range exprs {
+		e, _ = shimTraversalInString(e)
+		tr, trDiags := hcl.AbsTraversalForExpr(e)
+		if trDiags.HasErrors() || len(tr) != 2 {
+			return append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid configuration_aliases value",
+				Detail:   "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias",
+				Subject:  expr.Range().Ptr(),
+			})
+		}
+		alias, ok := tr[1].(hcl.TraverseAttr)
+		if !ok {
+			return append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid configuration_aliases value",
+				Detail:   "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias",
+				Subject:  expr.Range().Ptr(),
+			})
+		}
+		if tr.RootName() != rp.Name {
+			return append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid configuration_aliases value",
+				Detail:   fmt.Sprintf("Configuration aliases must be prefixed with the provider name. Expected %q, but found %q.", rp.Name, tr.RootName()),
+				Subject:  expr.Range().Ptr(),
+			})
+		}
+		ar := alias.SrcRange
+		rp.ConfigurationAliases = append(rp.ConfigurationAliases, ProviderConfigRef{
+			Name: tr.RootName(), NameRange: tr[0].SourceRange(), Alias: alias.Name, AliasRange: &ar,
+		})
+	}
+	return diags
+}
