@@ -119,6 +119,12 @@ func parseConfig(o Options, path string, src []byte) (cfg *Config, diags hcl.Dia
 			diags = hcl.Diagnostics{errorDiag(fmt.Sprintf("Error parsing %s: %v", path, r), "")}
 		}
 	}()
+	return parseConfigUnguarded(o, path, src)
+}
+
+func parseConfigUnguarded(o Options, path string, src []byte) (*Config, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	cfg := &Config{}
 	file, err := hcl1.ParseBytes(src)
 	if err != nil {
 		return cfg, hcl.Diagnostics{errorDiag(fmt.Sprintf("Error parsing %s: %s", path, err), "")}

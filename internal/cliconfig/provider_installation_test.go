@@ -89,9 +89,9 @@ func TestProviderInstallation(t *testing.T) {
 		{
 			// HCL 1 flattens objects of objects into labelled items, so a
 			// method written as an object (not a list) is not a block.
-			name: "json method objects are flattened",
-			src:  `{"provider_installation": {"direct": {"include": ["a/b"]}}}`,
-			want: []*ProviderInstallation{{}},
+			name:    "json method objects are flattened",
+			src:     `{"provider_installation": {"direct": {"include": ["a/b"]}}}`,
+			want:    []*ProviderInstallation{{}},
 			wantErr: []string{methodSummary + "The items inside the provider_installation block at - must all be blocks."},
 		},
 		{

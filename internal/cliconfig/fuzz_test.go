@@ -1,0 +1,34 @@
+package cliconfig
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzLoadCLIConfig feeds arbitrary bytes to the CLI configuration reader,
+// as a main file and as a config-directory file. It must never panic, and
+// must always return a usable configuration.
+func FuzzLoadCLIConfig(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "seeds", "*"))
+	for _, p := range seeds {
+		if src, err := os.ReadFile(p); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		cfg, diags := parseConfigUnguarded(Options{}, "fuzz.tfrc", src)
+		if cfg == nil {
+			t.Fatalf("nil config (diags %v)", diagText(diags))
+		}
+		for _, d := range diags {
+			if d == nil || d.Summary == "" {
+				t.Fatalf("empty diagnostic in %v", diagText(diags))
+			}
+		}
+		merged := (&Config{}).merge(cfg)
+		_ = merged.Installation()
+		_ = merged.HostServices()
+		_, _ = merged.CredentialsSource(Options{}).Token("example.com")
+	})
+}

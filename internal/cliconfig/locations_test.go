@@ -1,0 +1,116 @@
+package cliconfig
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestImpliedPluginDirs(t *testing.T) {
+	all := []string{
+		"launch/terraform.d/plugins",
+		"home/.terraform.d/plugins",
+		"xdgdata/opentofu/plugins",
+		"xdgdata/terraform/plugins",
+		"home/.local/share/terraform/plugins",
+		"usr/local/share/terraform/plugins",
+		"usr/share/terraform/plugins",
+		"d1/terraform/plugins",
+		"d2/terraform/plugins",
+	}
+	root := t.TempDir()
+	for _, d := range all {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A file where a directory is expected is not a candidate.
+	writeFiles(t, root, map[string]string{"d3/terraform/plugins": "not a dir"})
+	r := func(p string) string { return filepath.Join(root, p) }
+	tests := []struct {
+		name string
+		env  []string
+		want []LocalDir
+	}{
+		{
+			name: "defaults",
+			env:  []string{"HOME=/home"},
+			want: []LocalDir{
+				{Name: "terraform.d/plugins", Path: r("launch/terraform.d/plugins")},
+				same(r("home/.terraform.d/plugins")),
+				same(r("home/.local/share/terraform/plugins")),
+				same(r("usr/local/share/terraform/plugins")),
+				same(r("usr/share/terraform/plugins")),
+			},
+		},
+		{
+			name: "xdg",
+			env:  []string{"HOME=/home", "XDG_DATA_HOME=/xdgdata", "XDG_DATA_DIRS=/d2:relative:/d1:/d3"},
+			want: []LocalDir{
+				{Name: "terraform.d/plugins", Path: r("launch/terraform.d/plugins")},
+				same(r("home/.terraform.d/plugins")),
+				same(r("xdgdata/opentofu/plugins")),
+				same(r("xdgdata/terraform/plugins")),
+				same(r("d2/terraform/plugins")),
+				same(r("d1/terraform/plugins")),
+			},
+		},
+		{
+			name: "relative XDG_DATA_HOME",
+			env:  []string{"XDG_DATA_HOME=xdgdata", "XDG_DATA_DIRS=/nowhere"},
+			want: []LocalDir{
+				{Name: "terraform.d/plugins", Path: r("launch/terraform.d/plugins")},
+				same(r("home/.terraform.d/plugins")),
+				same(r("home/.local/share/terraform/plugins")),
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := Options{Environ: tt.env, HomeDir: "/home", Root: root, LaunchDir: r("launch")}
+			if diff := cmp.Diff(tt.want, o.ImpliedPluginDirs()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestPluginPath(t *testing.T) {
+	dataDir := filepath.Join(t.TempDir(), ".terraform")
+	if got, err := ReadPluginPath(dataDir); err != nil || got != nil {
+		t.Fatalf("initial read: %v %v", got, err)
+	}
+	if err := NewPluginDirFlag(nil).Store(dataDir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dataDir); !os.IsNotExist(err) {
+		t.Fatalf("no flag must not create the data dir: %v", err)
+	}
+	flag := NewPluginDirFlag([]string{"/a", "b<c"})
+	if err := flag.Store(dataDir); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dataDir, "plugin_path"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff("[\n  \"/a\",\n  \"b\\u003cc\"\n]", string(raw)); diff != "" {
+		t.Errorf("wrong file (-want +got):\n%s", diff)
+	}
+	got, err := ReadPluginPath(dataDir)
+	if diff := cmp.Diff([]string{"/a", "b<c"}, got); diff != "" || err != nil {
+		t.Errorf("read back %v (-want +got):\n%s", err, diff)
+	}
+	clear := NewPluginDirFlag([]string{""})
+	if !clear.Given() || len(clear.Dirs) != 1 {
+		t.Errorf("-plugin-dir= must still replace the methods: %+v", clear)
+	}
+	if err := clear.Store(dataDir); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadPluginPath(dataDir); err != nil || got != nil {
+		t.Errorf("after clearing: %v %v", got, err)
+	}
+}
