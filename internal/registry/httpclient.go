@@ -1,0 +1,100 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Body size limits. OpenTofu reads registry JSON without a bound; tfdeps
+// caps every read far above what real registries send.
+const (
+	discoveryLimit = 1 << 20  // 1 MiB, as OpenTofu
+	metadataLimit  = 16 << 20 // versions and package responses
+	checksumsLimit = 4 << 20  // SHA256SUMS and its signature
+)
+
+// newMetadataClient returns the retrying client used for registry metadata,
+// SHA256SUMS and signatures.
+func newMetadataClient(s Settings) *retryablehttp.Client {
+	c := newRetryingClient(s, s.retryCount())
+	c.HTTPClient.Timeout = s.requestTimeout()
+	c.ErrorHandler = retriesExhausted
+	return c
+}
+
+// newDownloadClient returns the client for package archives: no overall
+// timeout, go-retryablehttp's own "giving up" errors.
+func newDownloadClient(s Settings, retries int) *retryablehttp.Client {
+	return newRetryingClient(s, retries)
+}
+
+func newRetryingClient(s Settings, retries int) *retryablehttp.Client {
+	c := retryablehttp.NewClient()
+	c.HTTPClient = &http.Client{Transport: s.transport()}
+	c.Logger = nil
+	c.RetryMax = retries
+	if s.Backoff != nil {
+		c.Backoff = s.Backoff
+	}
+	return c
+}
+
+// retriesExhausted produces OpenTofu's texts for a request whose last
+// attempt still failed with a retryable condition.
+func retriesExhausted(resp *http.Response, err error, attempts int) (*http.Response, error) {
+	var detail string
+	switch {
+	case resp != nil:
+		resp.Body.Close()
+		detail = fmt.Sprintf("%s returned from %s", resp.Status, resp.Request.URL)
+	case err != nil:
+		detail = err.Error()
+	}
+	if attempts > 1 {
+		return nil, &RequestError{Attempts: attempts, Detail: detail, Err: err}
+	}
+	return nil, &RequestError{Attempts: 1, Detail: detail, Err: err}
+}
+
+// RequestError is a metadata request that failed after its retries.
+type RequestError struct {
+	Attempts int
+	Detail   string
+	Err      error // the transport error, if any
+}
+
+func (e *RequestError) Error() string {
+	if e.Attempts > 1 {
+		return fmt.Sprintf("request failed after %d attempts: %s", e.Attempts, e.Detail)
+	}
+	return "request failed: " + e.Detail
+}
+
+func (e *RequestError) Unwrap() error { return e.Err }
+
+// readLimited reads a whole body of at most limit bytes.
+func readLimited(r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("response body is too large (limit %d bytes)", limit)
+	}
+	return b, nil
+}
+
+// isCanceled reports whether err comes from ctx being canceled.
+func isCanceled(ctx context.Context, err error) bool {
+	return ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.Canceled))
+}
+
+// readPrefix reads at most limit bytes, silently dropping the rest.
+func readPrefix(r io.Reader, limit int64) ([]byte, error) {
+	return io.ReadAll(io.LimitReader(r, limit))
+}
