@@ -10,9 +10,9 @@
 // registry_protocols and provider_installation (direct, filesystem_mirror,
 // network_mirror with trust_all_hashes, dev_overrides; oci_mirror and
 // credentials helpers are parsed and reported as unsupported). It also knows
-// where the implied local plugin directories are, resolves credentials from
-// TF_TOKEN_* variables and credentials blocks, and stores the -plugin-dir list
-// of init in the data directory.
+// where the implied local plugin directories are and stores the -plugin-dir
+// list of init in the data directory. Credentials blocks are handed to the
+// registry client (which also reads TF_TOKEN_* variables) as tokens by label.
 //
 // It does not contact any host, does not scan mirror directories and does not
 // build installation sources: package sources turns a Config into sources.

@@ -29,6 +29,7 @@ func FuzzLoadCLIConfig(f *testing.F) {
 		merged := (&Config{}).merge(cfg)
 		_ = merged.Installation()
 		_ = merged.HostServices()
-		_, _ = merged.CredentialsSource(Options{}).Token("example.com")
+		_ = merged.Tokens()
+		_ = merged.CredentialsHelperName()
 	})
 }

@@ -171,7 +171,7 @@ func unsupportedSettings(path string, body fileBody, root *ast.ObjectList) hcl.D
 	var diags hcl.Diagnostics
 	for _, name := range sortedKeys(body.CredentialsHelpers) {
 		diags = append(diags, warningDiag("Credentials helpers are not supported",
-			fmt.Sprintf("The credentials_helper %q block in %s is ignored: tfdeps does not run credentials helpers. Use credentials blocks or TF_TOKEN_ environment variables instead.", name, path)))
+			fmt.Sprintf("The credentials_helper %q block in %s cannot be used: tfdeps does not run credentials helpers. Give tokens in credentials blocks or TF_TOKEN_ environment variables instead.", name, path)))
 	}
 	for _, item := range root.Items {
 		switch name := itemName(item); name {

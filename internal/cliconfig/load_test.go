@@ -195,8 +195,8 @@ func TestReadAndParseErrors(t *testing.T) {
 	want := []string{
 		"E: Error parsing DIR/1-bad.tfrc: At 1:20: root.plugin_cache_dir: unknown type for string *ast.ListType",
 		"E: Error parsing DIR/2-syntax.tfrc: At 2:2: object expected closing RBRACE got: EOF",
-		`W: Credentials helpers are not supported | The credentials_helper "a" block in DIR/4-helpers.tfrc is ignored: tfdeps does not run credentials helpers. Use credentials blocks or TF_TOKEN_ environment variables instead.`,
-		`W: Credentials helpers are not supported | The credentials_helper "b" block in DIR/4-helpers.tfrc is ignored: tfdeps does not run credentials helpers. Use credentials blocks or TF_TOKEN_ environment variables instead.`,
+		`W: Credentials helpers are not supported | The credentials_helper "a" block in DIR/4-helpers.tfrc cannot be used: tfdeps does not run credentials helpers. Give tokens in credentials blocks or TF_TOKEN_ environment variables instead.`,
+		`W: Credentials helpers are not supported | The credentials_helper "b" block in DIR/4-helpers.tfrc cannot be used: tfdeps does not run credentials helpers. Give tokens in credentials blocks or TF_TOKEN_ environment variables instead.`,
 		"W: OCI registry credentials are not supported | The oci_credentials block in DIR/6-install.tfrc is ignored: tfdeps does not install providers from OCI registries.",
 		"E: Error reading DIR/7-dir.tfrc: read DIR/7-dir.tfrc: is a directory",
 		"E: Invalid registry_protocols block | The registry_protocols item at 1:1 must have an open brace after the block type.",
