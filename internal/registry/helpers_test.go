@@ -111,3 +111,20 @@ func withAddr(srv *registrytest.Server, s string) string {
 var linuxAMD64 = addrs.Platform{OS: "linux", Arch: "amd64"}
 
 func ctx(t *testing.T) context.Context { return t.Context() }
+
+// contextWithCancelAfterRequest returns a context canceled once the fake has
+// seen a request to e.
+func contextWithCancelAfterRequest(t *testing.T, srv *registrytest.Server, e registrytest.Endpoint) (context.Context, context.CancelFunc) {
+	c, cancel := context.WithCancel(t.Context())
+	go func() {
+		for srv.Count(e) == 0 {
+			select {
+			case <-c.Done():
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+		cancel()
+	}()
+	return c, cancel
+}
