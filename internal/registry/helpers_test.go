@@ -128,3 +128,5 @@ func contextWithCancelAfterRequest(t *testing.T, srv *registrytest.Server, e reg
 	}()
 	return c, cancel
 }
+
+func replaceAll(s, old, new string) string { return strings.ReplaceAll(s, old, new) }
