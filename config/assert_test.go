@@ -6,10 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"encoding/json"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
-	"encoding/json"
 )
 
 // This file evaluates the assertion paths of the conformance data
@@ -23,9 +23,9 @@ type found struct {
 	hasValue bool
 }
 
-func none() found                        { return found{} }
+func none() found                       { return found{} }
 func exprResult(e hcl.Expression) found { return found{exists: e != nil, expr: e} }
-func valueResult(v any) found            { return found{exists: true, value: v, hasValue: true} }
+func valueResult(v any) found           { return found{exists: true, value: v, hasValue: true} }
 
 // splitAssertionPath splits on dots outside double quotes.
 func splitAssertionPath(p string) []string {
