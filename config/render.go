@@ -86,7 +86,12 @@ func blockHeader(b *Block) string {
 }
 
 func (w *nativeWriter) writeBody(body *Body, path []string, origin string) {
+	shadowed := shadowedForEach(path, body)
 	for _, a := range body.Attributes {
+		if a == shadowed {
+			w.buf.WriteString("# " + shadowedNote(a) + "\n")
+			continue
+		}
 		w.writeAttribute(a, path, origin)
 	}
 	for i, b := range body.Blocks {
@@ -140,4 +145,33 @@ func (w *nativeWriter) blockComment(b *Block, origin string) string {
 		c += fmt.Sprintf(", replaces %s:%d", b.Replaced.Filename, b.Replaced.Start.Line)
 	}
 	return c + "\n"
+}
+
+// shadowedForEach returns the for_each argument of a resource or module
+// call whose merged body also sets count, or nil. An override can leave
+// both set (config-loading.md §7.8): OpenTofu then uses count, and no single
+// file can declare both, so the renderers leave for_each out with a note.
+func shadowedForEach(path []string, body *Body) *Attribute {
+	owner := len(path) == 1 && (isResourceKind(path[0]) || path[0] == "module") ||
+		len(path) == 2 && path[0] == "check" && path[1] == "data"
+	if !owner {
+		return nil
+	}
+	var count, forEach *Attribute
+	for _, a := range body.Attributes {
+		switch a.Name {
+		case "count":
+			count = a
+		case "for_each":
+			forEach = a
+		}
+	}
+	if count == nil {
+		return nil
+	}
+	return forEach
+}
+
+func shadowedNote(a *Attribute) string {
+	return fmt.Sprintf("for_each (%s:%d) left out: count is also set, and OpenTofu uses count", a.Range.Filename, a.Range.Start.Line)
 }

@@ -31,7 +31,12 @@ func (d *Document) jsonBody(body *Body, path []string) *jsonValue {
 	if body == nil {
 		return obj
 	}
+	shadowed := shadowedForEach(path, body)
 	for _, a := range body.Attributes {
+		if a == shadowed {
+			obj.add("//", jsonStr(shadowedNote(a)))
+			continue
+		}
 		obj.add(a.Name, d.jsonExpr(a.Expr, attributeMode(path, a)))
 	}
 	d.addJSONBlocks(obj, body.Blocks, path)

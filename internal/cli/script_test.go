@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var updateScripts = flag.Bool("update-scripts", false, "rewrite the expected output in testdata/script/*.txtar from the actual output")
+
+// TestMain lets the test binary act as the tfdeps command inside scripts.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"tfdeps": func() { os.Exit(Main(SystemEnv())) },
+	})
+}
+
+// TestScripts runs every end-to-end script in testdata/script: each is a
+// txtar archive of files, tfdeps invocations and their expected output.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		Setup:               scriptSetup,
+		RequireExplicitExec: true,
+		UpdateScripts:       *updateScripts,
+	})
+}
+
+// scriptSetup makes a script hermetic: testscript starts every script with
+// an almost empty environment, and this puts HOME (and with it every CLI
+// configuration and cache directory tfdeps could look for) inside the
+// script's work directory. Extend it, don't replace it, when a script needs
+// more (a fake registry, a CLI configuration file).
+func scriptSetup(env *testscript.Env) error {
+	home := filepath.Join(env.WorkDir, ".home")
+	if err := os.MkdirAll(home, 0o777); err != nil {
+		return err
+	}
+	env.Setenv("HOME", home)
+	env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	env.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	return nil
+}
