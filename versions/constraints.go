@@ -2,6 +2,7 @@ package versions
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,8 +30,11 @@ type Constraints []Constraint
 // Error texts are go-versions' (e.g. `invalid specification "v1.2": a "v"
 // prefix should not be used when specifying versions`); configuration
 // wraps them as "Incorrect version constraint syntax: %s.".
+//
+// Deviation: go-versions panics on a version number above 2^64-1 (and so
+// does OpenTofu); tfdeps returns an error instead.
 func ParseConstraints(s string) (Constraints, error) {
-	spec, err := constraints.ParseRubyStyleMulti(s)
+	spec, err := parseRubyStyleMulti(s)
 	if err != nil {
 		return nil, err
 	}
@@ -206,4 +210,15 @@ func operatorText(op constraints.SelectionOp) string {
 	default:
 		return ""
 	}
+}
+
+// parseRubyStyleMulti calls the go-versions parser, turning its panic on
+// numbers that overflow uint64 into an error.
+func parseRubyStyleMulti(s string) (spec constraints.IntersectionSpec, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			spec, err = nil, fmt.Errorf("invalid specification %q: version number too large", s)
+		}
+	}()
+	return constraints.ParseRubyStyleMulti(s)
 }

@@ -2,6 +2,7 @@ package versions
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -19,12 +20,17 @@ type Version struct {
 // ParseVersion parses an exact provider version: one to three numeric parts
 // (missing parts become 0), optional "-prerelease" and "+metadata", no "v"
 // prefix. The error texts are those of go-versions.
-func ParseVersion(s string) (Version, error) {
-	v, err := goversions.ParseVersion(s)
+func ParseVersion(s string) (v Version, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = Version{}, fmt.Errorf("invalid version %q: version number too large", s)
+		}
+	}()
+	lv, err := goversions.ParseVersion(s)
 	if err != nil {
 		return Version{}, err
 	}
-	return fromLib(v), nil
+	return fromLib(lv), nil
 }
 
 // String returns MAJOR.MINOR.PATCH[-PRE][+META].
