@@ -2,7 +2,11 @@ package registry
 
 import (
 	"context"
+	"encoding/hex"
 	"net/http"
+	"net/url"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -62,11 +66,11 @@ func testClient(t *testing.T, srv *registrytest.Server, env testEnv, tweak ...fu
 	t.Helper()
 	rec := &backoffRecorder{}
 	s := Settings{
-		Transport:       srv.Transport(),
-		Getenv:          env.get,
-		Environ:         env.list,
-		UserAgent:       "tfdeps/test",
-		Backoff:         rec.backoff,
+		Transport: srv.Transport(),
+		Getenv:    env.get,
+		Environ:   env.list,
+		UserAgent: "tfdeps/test",
+		Backoff:   rec.backoff,
 		HostServices: map[string]map[string]any{
 			exampleHost:             {"providers.v1": srv.ProvidersBaseURL()},
 			"registry.opentofu.org": {"providers.v1": srv.ProvidersBaseURL()},
@@ -130,3 +134,36 @@ func contextWithCancelAfterRequest(t *testing.T, srv *registrytest.Server, e reg
 }
 
 func replaceAll(s, old, new string) string { return strings.ReplaceAll(s, old, new) }
+
+func mustURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func mustHex32(t *testing.T, s string) [32]byte {
+	t.Helper()
+	var out [32]byte
+	if _, err := hex.Decode(out[:], []byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// assertEmptyDir fails when dir holds anything: no temporary file may
+// survive a download.
+func assertEmptyDir(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("left behind: %s", e.Name())
+	}
+}
