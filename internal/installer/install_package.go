@@ -1,0 +1,200 @@
+package installer
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/tfdeps/tfdeps/hashes"
+)
+
+// lockWaitNotice is how long the installer waits for a package lock before
+// saying so.
+const lockWaitNotice = 5 * time.Second
+
+// lockPollInterval is how often a contended package lock is tried again.
+const lockPollInterval = 25 * time.Millisecond
+
+// emptyPackageH1 is the "h1:" hash of a package with no files.
+const emptyPackageH1 = hashes.Hash("h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")
+
+// packageInstall is step 6 of init.md §5: installing one package into a
+// Dir (the target or the plugin cache) under the package's lock.
+type packageInstall struct {
+	task    *fetchTask
+	meta    PackageMeta
+	into    Dir
+	toCache bool
+	// allowed are the lock's hashes the package must match (empty: any).
+	allowed []hashes.Hash
+}
+
+func (pi *packageInstall) dir() string {
+	t := pi.task
+	return pi.into.PackageDir(t.p, t.v, t.platform())
+}
+
+// run installs the package and returns its authentication result and,
+// when known, the "h1:" hash of the installed directory.
+func (pi *packageInstall) run(ctx context.Context) (*AuthResult, hashes.Hash, error) {
+	t := pi.task
+	unlock, err := lockPackage(ctx, pi.into.LockFile(t.p, t.v, t.platform()), func() {
+		t.pe.sendNow(func(ev *Events) { ev.WaitingForCacheLock(pi.into.Base()) })
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	defer unlock()
+	dir := pi.dir()
+	_ = removeStaleStaging(dir)
+
+	if done, auth, h1 := pi.alreadyThere(dir); done {
+		return auth, h1, nil
+	}
+	switch loc := pi.meta.Location.(type) {
+	case HTTPArchive:
+		return pi.fromHTTP(ctx, loc)
+	case LocalArchive:
+		a, err := localArchive(string(loc))
+		if err != nil {
+			return nil, "", err
+		}
+		return pi.fromArchive(ctx, a, pi.meta.Authentication)
+	case LocalDir:
+		return nil, "", pi.fromDir(string(loc))
+	}
+	return nil, "", fmt.Errorf("unsupported package location %T", pi.meta.Location)
+}
+
+// alreadyThere is step 6.2: a package directory that exists may be kept.
+func (pi *packageInstall) alreadyThere(dir string) (bool, *AuthResult, hashes.Hash) {
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return false, nil, ""
+	}
+	t := pi.task
+	if pi.toCache && len(pi.allowed) == 0 && t.run.in.CacheMayBreakLockFile {
+		if _, err := FindExecutable(dir, t.p.Type); err == nil {
+			return true, nil, ""
+		}
+		return false, nil, ""
+	}
+	if len(pi.allowed) == 0 {
+		return false, nil, ""
+	}
+	inst := NewInstalled(t.p, t.v, t.platform(), dir)
+	matching, err := hashes.Matching(inst, pi.allowed)
+	if err != nil || len(matching) == 0 {
+		return false, nil, ""
+	}
+	h1, _ := inst.H1()
+	return true, &AuthResult{Hashes: []HashDisposition{{Hash: matching[0], VerifiedLocally: true}}}, h1
+}
+
+// fromHTTP downloads the archive next to the package directory, then
+// installs it as a local archive after the source's authentication.
+func (pi *packageInstall) fromHTTP(ctx context.Context, loc HTTPArchive) (*AuthResult, hashes.Hash, error) {
+	holding, err := newStagingDir(pi.dir())
+	if err != nil {
+		return nil, "", err
+	}
+	defer os.RemoveAll(holding)
+	a, err := pi.download(ctx, loc, filepath.Join(holding, "package.zip"))
+	if err != nil {
+		return nil, "", err
+	}
+	var auth *AuthResult
+	if pi.meta.Authentication != nil {
+		if auth, err = pi.meta.Authentication.Authenticate(ctx, a); err != nil {
+			return nil, "", err
+		}
+	}
+	_, h1, err := pi.fromArchive(ctx, a, nil)
+	return auth, h1, err
+}
+
+func localArchive(path string) (Archive, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return Archive{}, err
+	}
+	return Archive{Path: path, Size: info.Size()}, nil
+}
+
+// fromArchive installs a local zip: authentication, the lock-hash check,
+// then extraction (or keeping an identical existing directory).
+func (pi *packageInstall) fromArchive(ctx context.Context, a Archive, authn Authenticator) (*AuthResult, hashes.Hash, error) {
+	t := pi.task
+	needZH := authn != nil || slices.ContainsFunc(pi.allowed, func(h hashes.Hash) bool { return h.Scheme() == hashes.SchemeZip })
+	if needZH && a.ZH == "" {
+		zh, err := hashes.ZipHashFile(a.Path)
+		if err != nil {
+			return nil, "", fmt.Errorf("failed to calculate checksum for %s %s package at %s: %s", t.p, t.v, a.Path, err)
+		}
+		a.ZH = zh
+	}
+	var auth *AuthResult
+	if authn != nil {
+		var err error
+		if auth, err = authn.Authenticate(ctx, a); err != nil {
+			return nil, "", err
+		}
+	}
+	zhOK := len(pi.allowed) == 0 || slices.Contains(pi.allowed, a.ZH)
+	if !zhOK && !slices.ContainsFunc(pi.allowed, func(h hashes.Hash) bool { return h.Scheme() == hashes.SchemeH1 }) {
+		return nil, "", &ChecksumMismatchError{Provider: t.p, Version: t.v}
+	}
+	h1, err := pi.extractChecked(ctx, a, zhOK)
+	return auth, h1, err
+}
+
+// extractChecked unpacks the archive into a holding directory beside the
+// package directory, checks its "h1:" against the lock unless zhOK, and
+// moves it into place — or keeps an existing identical directory.
+func (pi *packageInstall) extractChecked(ctx context.Context, a Archive, zhOK bool) (hashes.Hash, error) {
+	t := pi.task
+	dir := pi.dir()
+	holding, err := newStagingDir(dir)
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(holding)
+	unpacked := filepath.Join(holding, "package")
+	h1, err := ExtractFile(ctx, a.Path, unpacked, t.run.in.Extract)
+	if err != nil {
+		return "", err
+	}
+	if !zhOK && !slices.Contains(pi.allowed, h1) {
+		return "", &ChecksumMismatchError{Provider: t.p, Version: t.v}
+	}
+	if existing, err := existingPackageHash(dir); err != nil {
+		return "", err
+	} else if existing != "" {
+		if existing != h1 {
+			return "", fmt.Errorf("existing cached package at %s does not match the content of the downloaded package; does it contain local modifications?", dir)
+		}
+		return h1, nil
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return "", err
+	}
+	return h1, commitStaging(unpacked, dir)
+}
+
+// existingPackageHash returns the "h1:" of the package directory at dir,
+// or "" when there is none or it is empty.
+func existingPackageHash(dir string) (hashes.Hash, error) {
+	if _, err := os.Lstat(dir); err != nil {
+		return "", nil
+	}
+	h, err := hashes.HashDir(dir)
+	if err != nil {
+		return "", fmt.Errorf("failed to calculate checksum for existing cached provider package at %s: %s", dir, err)
+	}
+	if h == emptyPackageH1 {
+		return "", nil
+	}
+	return h, nil
+}
