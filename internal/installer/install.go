@@ -84,9 +84,9 @@ func (in *Installer) Install(ctx context.Context, reqs Requirements, old *lockfi
 	ev.PendingProviders(reqs)
 	run := &installRun{in: in, mode: mode, ev: ev, old: old, locks: copyLocks(old), failed: map[addrs.Provider]error{}}
 
-	candidates := run.candidates(reqs)                   // phase A
-	selected := run.chooseVersions(ctx, candidates)      // phase B
-	fresh := run.installAll(ctx, reqs, selected)         // phase C
+	candidates := run.candidates(reqs)                                                    // phase A
+	selected := run.chooseVersions(ctx, candidates)                                       // phase B
+	fresh := run.installAll(ctx, reqs, selected)                                          // phase C
 	if slices.ContainsFunc(fresh, func(f freshInstall) bool { return f.auth.Signed() }) { // phase D
 		ev.ProvidersSigned()
 	}

@@ -101,8 +101,10 @@ func (r *recorder) events() *Events {
 		Installed: func(p addrs.Provider, v versions.Version, auth *AuthResult) {
 			add("installed %s %s (%s)", p.ForDisplay(), v, auth.Summary())
 		},
-		LinkedFromCache:  func(p addrs.Provider, v versions.Version) { add("linked %s %s", p.ForDisplay(), v) },
-		FetchFailure:     func(p addrs.Provider, v versions.Version, err error) { add("fetch-error %s %s: %s", p.ForDisplay(), v, err) },
+		LinkedFromCache: func(p addrs.Provider, v versions.Version) { add("linked %s %s", p.ForDisplay(), v) },
+		FetchFailure: func(p addrs.Provider, v versions.Version, err error) {
+			add("fetch-error %s %s: %s", p.ForDisplay(), v, err)
+		},
 		CacheLinkFailure: func(p addrs.Provider, v versions.Version, err error) { add("link-error %s: %s", p.ForDisplay(), err) },
 		ProvidersSigned:  func() { add("signed-notice") },
 	}
