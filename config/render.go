@@ -65,13 +65,15 @@ func (w *nativeWriter) writeBlock(b *Block, path []string, origin string) {
 		w.buf.WriteString(c)
 	}
 	w.buf.WriteString(blockHeader(b))
+	if b.Body == nil || len(b.Body.Attributes)+len(b.Body.Blocks) == 0 {
+		w.buf.WriteString(" {}\n")
+		return
+	}
 	w.buf.WriteString(" {\n")
 	if b.FromOverride != "" {
 		origin = b.FromOverride
 	}
-	if b.Body != nil {
-		w.writeBody(b.Body, append(path[:len(path):len(path)], b.Type), origin)
-	}
+	w.writeBody(b.Body, append(path[:len(path):len(path)], b.Type), origin)
 	w.buf.WriteString("}\n")
 }
 

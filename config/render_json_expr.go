@@ -55,6 +55,9 @@ func (d *Document) jsonTemplateSource(e hclsyntax.Expression) string {
 				return tmpl
 			}
 		}
+		if tmpl, ok := templateFromHeredoc(src); ok {
+			return tmpl
+		}
 	}
 	if endsWithHeredoc(src) {
 		src += "\n"
@@ -119,6 +122,21 @@ func templateFromQuoted(src string) (string, bool) {
 		}
 	}
 	return b.String(), len(stack) == 0
+}
+
+// templateFromHeredoc returns the template source of a plain (not
+// indented) heredoc: its lines between the opening and closing markers,
+// which a heredoc reads exactly as a JSON string reads its template.
+func templateFromHeredoc(src string) (string, bool) {
+	if !strings.HasPrefix(src, "<<") || strings.HasPrefix(src, "<<-") {
+		return "", false
+	}
+	first := strings.IndexByte(src, '\n')
+	last := strings.LastIndexByte(src, '\n')
+	if first < 0 || last < first {
+		return "", false
+	}
+	return src[first+1 : last+1], true
 }
 
 // nestTemplateTokens tracks the nesting of strings, heredocs and template
