@@ -2,6 +2,7 @@ package installer
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -11,7 +12,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tfdeps/tfdeps/hashes"
 )
 
 // DefaultDownloadRetries is the number of extra download attempts when
@@ -20,40 +20,40 @@ const DefaultDownloadRetries = 2
 
 // download fetches loc into path, hashing the bytes ("zh:") as they
 // arrive, with OpenTofu's retry policy (registry-protocol.md §5).
-func (pi *packageInstall) download(ctx context.Context, loc HTTPArchive, path string) (Archive, error) {
+func (pi *packageInstall) download(ctx context.Context, rawURL string, path string) (*Archive, error) {
 	in := pi.task.run.in
-	retries := loc.Retries
-	if retries < 0 {
-		retries = in.DownloadRetries
+	retries := in.DownloadRetries
+	if pi.meta.DownloadRetries != nil {
+		retries = *pi.meta.DownloadRetries
 	}
 	client := in.HTTPClient
 	if client == nil {
 		client = http.DefaultClient
 	}
-	host := loc.URL
-	if u, err := url.Parse(loc.URL); err == nil {
+	host := rawURL
+	if u, err := url.Parse(rawURL); err == nil {
 		host = u.Host
 	}
 	var lastErr error
 	for attempt := 0; attempt <= retries; attempt++ {
 		if attempt > 0 {
 			if err := sleepCtx(ctx, backoff(attempt-1)); err != nil {
-				return Archive{}, errors.New("provider download was interrupted")
+				return nil, errors.New("provider download was interrupted")
 			}
 		}
-		a, retry, err := pi.downloadOnce(ctx, client, loc.URL, path)
+		a, retry, err := pi.downloadOnce(ctx, client, rawURL, path)
 		if err == nil {
 			return a, nil
 		}
 		if ctx.Err() != nil {
-			return Archive{}, fmt.Errorf("provider download was interrupted: %w", ctx.Err())
+			return nil, fmt.Errorf("provider download was interrupted: %w", ctx.Err())
 		}
 		if !retry {
-			return Archive{}, err
+			return nil, err
 		}
 		lastErr = err
 	}
-	return Archive{}, fmt.Errorf("%s: GET %s giving up after %d attempt(s)%s", host, redactURL(loc.URL), retries+1, transportSuffix(lastErr))
+	return nil, fmt.Errorf("%s: GET %s giving up after %d attempt(s)%s", host, redactURL(rawURL), retries+1, transportSuffix(lastErr))
 }
 
 // retryableStatusError is a status the retry policy tries again.
@@ -70,41 +70,43 @@ func transportSuffix(err error) string {
 }
 
 // downloadOnce makes one attempt and says whether a failure may be retried.
-func (pi *packageInstall) downloadOnce(ctx context.Context, client *http.Client, rawURL, path string) (Archive, bool, error) {
+func (pi *packageInstall) downloadOnce(ctx context.Context, client *http.Client, rawURL, path string) (*Archive, bool, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
-		return Archive{}, false, err
+		return nil, false, err
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return Archive{}, true, err
+		return nil, true, err
 	}
 	defer resp.Body.Close()
 	switch {
 	case resp.StatusCode == http.StatusOK:
 	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented:
-		return Archive{}, true, &retryableStatusError{resp.StatusCode}
+		return nil, true, &retryableStatusError{resp.StatusCode}
 	default:
-		return Archive{}, false, fmt.Errorf("unsuccessful request to %s: %s", rawURL, resp.Status)
+		return nil, false, fmt.Errorf("unsuccessful request to %s: %s", rawURL, resp.Status)
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return Archive{}, false, err
+		return nil, false, err
 	}
 	defer f.Close()
-	zh := hashes.NewZipHasher()
+	sum := sha256.New()
 	progress := &progressWriter{pi: pi, total: resp.ContentLength}
-	n, err := io.CopyBuffer(io.MultiWriter(f, zh, progress), struct{ io.Reader }{resp.Body}, make([]byte, 256<<10))
+	n, err := io.CopyBuffer(io.MultiWriter(f, sum, progress), struct{ io.Reader }{resp.Body}, make([]byte, 256<<10))
 	if err != nil {
-		return Archive{}, true, err
+		return nil, true, err
 	}
 	if resp.ContentLength >= 0 && n != resp.ContentLength {
-		return Archive{}, false, fmt.Errorf("incorrect response size: expected %d bytes, but got %d bytes", resp.ContentLength, n)
+		return nil, false, fmt.Errorf("incorrect response size: expected %d bytes, but got %d bytes", resp.ContentLength, n)
 	}
 	if err := f.Close(); err != nil {
-		return Archive{}, false, err
+		return nil, false, err
 	}
-	return Archive{Path: path, Size: n, ZH: zh.Sum()}, false, nil
+	a := &Archive{Path: path, Size: n}
+	copy(a.SHA256[:], sum.Sum(nil))
+	return a, false, nil
 }
 
 // progressWriter reports download progress at most every 100 ms.

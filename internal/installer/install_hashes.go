@@ -5,6 +5,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/hashes"
+	"github.com/tfdeps/tfdeps/internal/registry"
 )
 
 // recordedHashes are the parts the hashes of a fresh install are recorded
@@ -36,12 +37,12 @@ func (h recordedHashes) incomplete() bool {
 
 // recordedHashes collects what a fresh install of p records.
 func (r *installRun) recordedHashes(p addrs.Provider, newHash hashes.Hash, prior []hashes.Hash, auth *AuthResult) recordedHashes {
-	local := append(auth.hashesWhere(func(d HashDisposition) bool { return d.VerifiedLocally }), newHash)
+	local := append(auth.Where(func(d registry.Disposition) bool { return d.VerifiedLocally }), newHash)
 	var signed []hashes.Hash
 	if r.signingEnforced(p) {
-		signed = auth.hashesWhere(func(d HashDisposition) bool { return len(d.SignedBy) > 0 })
+		signed = auth.Where(hasKeyIDs)
 	} else {
-		signed = auth.hashesWhere(func(d HashDisposition) bool { return d.ReportedByRegistry || d.ReportedByTrustedMirror })
+		signed = auth.Where(func(d registry.Disposition) bool { return d.ReportedByRegistry || d.ReportedByTrustedMirror })
 	}
 	return recordedHashes{newHash: newHash, prior: prior, local: local, signed: signed}
 }

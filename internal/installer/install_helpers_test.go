@@ -12,6 +12,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/hashes"
+	"github.com/tfdeps/tfdeps/internal/sources"
 	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/versions"
 )
@@ -22,8 +23,8 @@ var testPlatform = addrs.Platform{OS: "linux", Arch: "amd64"}
 type fakeSource struct {
 	dir      string
 	versions map[addrs.Provider][]string
-	auth     Authenticator
-	warnings []string
+	auth     sources.Authentication
+	warnings sources.Warnings
 
 	mu      sync.Mutex
 	queries int
@@ -47,7 +48,9 @@ func (s *fakeSource) archive(p addrs.Provider, v string) string {
 	return filepath.Join(s.dir, fmt.Sprintf("%s-%s-%s.zip", p.Namespace, p.Type, v))
 }
 
-func (s *fakeSource) AvailableVersions(ctx context.Context, p addrs.Provider) (versions.List, []string, error) {
+func (s *fakeSource) ForDisplay(addrs.Provider) string { return s.dir }
+
+func (s *fakeSource) AvailableVersions(ctx context.Context, p addrs.Provider) (versions.List, sources.Warnings, error) {
 	s.mu.Lock()
 	s.queries++
 	s.mu.Unlock()
@@ -70,7 +73,7 @@ func (s *fakeSource) PackageMeta(ctx context.Context, p addrs.Provider, v versio
 	if _, err := os.Stat(path); err != nil {
 		return PackageMeta{}, errors.New("no package")
 	}
-	return PackageMeta{Provider: p, Version: v, Platform: pl, Location: LocalArchive(path), Authentication: s.auth}, nil
+	return PackageMeta{Provider: p, Version: v, TargetPlatform: pl, Location: sources.LocalArchive(path), Authentication: s.auth}, nil
 }
 
 func (s *fakeSource) count() int {

@@ -2,6 +2,8 @@ package installer
 
 import (
 	"context"
+	"crypto/sha256"
+	"io"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +11,8 @@ import (
 	"time"
 
 	"github.com/tfdeps/tfdeps/hashes"
+	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/internal/sources"
 )
 
 // lockWaitNotice is how long the installer waits for a package lock before
@@ -55,15 +59,15 @@ func (pi *packageInstall) run(ctx context.Context) (*AuthResult, hashes.Hash, er
 		return auth, h1, nil
 	}
 	switch loc := pi.meta.Location.(type) {
-	case HTTPArchive:
+	case sources.HTTPURL:
 		return pi.fromHTTP(ctx, loc)
-	case LocalArchive:
+	case sources.LocalArchive:
 		a, err := localArchive(string(loc))
 		if err != nil {
 			return nil, "", err
 		}
-		return pi.fromArchive(ctx, a, pi.meta.Authentication)
-	case LocalDir:
+		return pi.fromArchive(ctx, a, false, pi.meta.Authentication)
+	case sources.LocalDir:
 		return nil, "", pi.fromDir(string(loc))
 	}
 	return nil, "", fmt.Errorf("unsupported package location %T", pi.meta.Location)
@@ -90,59 +94,60 @@ func (pi *packageInstall) alreadyThere(dir string) (bool, *AuthResult, hashes.Ha
 		return false, nil, ""
 	}
 	h1, _ := inst.H1()
-	return true, &AuthResult{Hashes: []HashDisposition{{Hash: matching[0], VerifiedLocally: true}}}, h1
+	res := &AuthResult{}
+	res.Add(matching[0], registry.Disposition{VerifiedLocally: true, Platform: t.platform()})
+	return true, res, h1
 }
 
 // fromHTTP downloads the archive next to the package directory, then
 // installs it as a local archive after the source's authentication.
-func (pi *packageInstall) fromHTTP(ctx context.Context, loc HTTPArchive) (*AuthResult, hashes.Hash, error) {
+func (pi *packageInstall) fromHTTP(ctx context.Context, loc sources.HTTPURL) (*AuthResult, hashes.Hash, error) {
 	holding, err := newStagingDir(pi.dir())
 	if err != nil {
 		return nil, "", err
 	}
 	defer os.RemoveAll(holding)
-	a, err := pi.download(ctx, loc, filepath.Join(holding, "package.zip"))
+	a, err := pi.download(ctx, loc.String(), filepath.Join(holding, "package.zip"))
 	if err != nil {
 		return nil, "", err
 	}
 	var auth *AuthResult
 	if pi.meta.Authentication != nil {
-		if auth, err = pi.meta.Authentication.Authenticate(ctx, a); err != nil {
+		if auth, err = pi.meta.Authentication.AuthenticateArchive(a); err != nil {
 			return nil, "", err
 		}
 	}
-	_, h1, err := pi.fromArchive(ctx, a, nil)
+	_, h1, err := pi.fromArchive(ctx, a, true, nil)
 	return auth, h1, err
 }
 
-func localArchive(path string) (Archive, error) {
+func localArchive(path string) (*Archive, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return Archive{}, err
+		return nil, err
 	}
-	return Archive{Path: path, Size: info.Size()}, nil
+	return &Archive{Path: path, Size: info.Size()}, nil
 }
 
 // fromArchive installs a local zip: authentication, the lock-hash check,
 // then extraction (or keeping an identical existing directory).
-func (pi *packageInstall) fromArchive(ctx context.Context, a Archive, authn Authenticator) (*AuthResult, hashes.Hash, error) {
+// a.SHA256 must be set when hashed is true.
+func (pi *packageInstall) fromArchive(ctx context.Context, a *Archive, hashed bool, authn sources.Authentication) (*AuthResult, hashes.Hash, error) {
 	t := pi.task
 	needZH := authn != nil || slices.ContainsFunc(pi.allowed, func(h hashes.Hash) bool { return h.Scheme() == hashes.SchemeZip })
-	if needZH && a.ZH == "" {
-		zh, err := hashes.ZipHashFile(a.Path)
-		if err != nil {
+	if needZH && !hashed {
+		if err := sha256File(a); err != nil {
 			return nil, "", fmt.Errorf("failed to calculate checksum for %s %s package at %s: %s", t.p, t.v, a.Path, err)
 		}
-		a.ZH = zh
 	}
 	var auth *AuthResult
 	if authn != nil {
 		var err error
-		if auth, err = authn.Authenticate(ctx, a); err != nil {
+		if auth, err = authn.AuthenticateArchive(a); err != nil {
 			return nil, "", err
 		}
 	}
-	zhOK := len(pi.allowed) == 0 || slices.Contains(pi.allowed, a.ZH)
+	zhOK := len(pi.allowed) == 0 || (needZH && slices.Contains(pi.allowed, a.ZH()))
 	if !zhOK && !slices.ContainsFunc(pi.allowed, func(h hashes.Hash) bool { return h.Scheme() == hashes.SchemeH1 }) {
 		return nil, "", &ChecksumMismatchError{Provider: t.p, Version: t.v}
 	}
@@ -153,7 +158,7 @@ func (pi *packageInstall) fromArchive(ctx context.Context, a Archive, authn Auth
 // extractChecked unpacks the archive into a holding directory beside the
 // package directory, checks its "h1:" against the lock unless zhOK, and
 // moves it into place — or keeps an existing identical directory.
-func (pi *packageInstall) extractChecked(ctx context.Context, a Archive, zhOK bool) (hashes.Hash, error) {
+func (pi *packageInstall) extractChecked(ctx context.Context, a *Archive, zhOK bool) (hashes.Hash, error) {
 	t := pi.task
 	dir := pi.dir()
 	holding, err := newStagingDir(dir)
@@ -197,4 +202,19 @@ func existingPackageHash(dir string) (hashes.Hash, error) {
 		return "", nil
 	}
 	return h, nil
+}
+
+// sha256File sets a.SHA256 from the file's bytes.
+func sha256File(a *Archive) error {
+	f, err := os.Open(a.Path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.CopyBuffer(h, struct{ io.Reader }{f}, make([]byte, 256<<10)); err != nil {
+		return err
+	}
+	copy(a.SHA256[:], h.Sum(nil))
+	return nil
 }
