@@ -19,6 +19,10 @@ import (
 // maxMirrorRedirects is how many redirects a mirror request may follow.
 const maxMirrorRedirects = 5
 
+// errTooManyRedirects stops a redirect chain; the request then fails with
+// `Get "URL": too many redirects`.
+var errTooManyRedirects = errors.New("too many redirects")
+
 // mirrorClient performs the metadata requests of one network mirror.
 type mirrorClient struct {
 	base    *url.URL
@@ -37,7 +41,7 @@ func newMirrorClient(base *url.URL, s registry.Settings, creds *registry.Credent
 		Timeout:   s.EffectiveRequestTimeout(),
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) > maxMirrorRedirects {
-				return errors.New("too many redirects")
+				return errTooManyRedirects
 			}
 			return nil
 		},
@@ -50,9 +54,16 @@ func newMirrorClient(base *url.URL, s registry.Settings, creds *registry.Credent
 	return &mirrorClient{base: base, http: rc, headers: s.Headers(true), creds: creds}
 }
 
-// requestFailed gives the registry client's texts to a request whose only
-// attempt failed with a retryable condition (transport error, 429, 5xx).
+// requestFailed gives the registry client's texts to a failed request
+// (transport error, 429, 5xx), except that too many redirects is reported
+// as Go's client error itself.
 func requestFailed(resp *http.Response, err error, attempts int) (*http.Response, error) {
+	if errors.Is(err, errTooManyRedirects) {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		return nil, err
+	}
 	re := &registry.RequestError{Attempts: attempts, Err: err}
 	switch {
 	case resp != nil:
