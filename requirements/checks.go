@@ -1,0 +1,186 @@
+package requirements
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/config"
+)
+
+// SummaryPredecessorProvider is the Summary of tfdeps' own warning about a
+// module that requires hashicorp/terraform. OpenTofu has no such warning.
+const SummaryPredecessorProvider = "Incompatible provider hashicorp/terraform"
+
+// Check reports the provider-name problems OpenTofu finds while building
+// the module tree (providers.md §4.4), module by module, children before
+// their parent as in OpenTofu: one provider required under two local names,
+// a default-namespace provider required under another name than its
+// provider block's, a resource whose implied local name is missing from
+// required_providers while its provider is listed under another name, and a
+// resource type whose prefix is not a valid provider name. It adds the
+// tfdeps warning for a module that requires hashicorp/terraform.
+func Check(tree *config.Tree) hcl.Diagnostics {
+	if tree == nil {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	for _, name := range sortedKeys(tree.Children) {
+		diags = append(diags, Check(tree.Children[name])...)
+	}
+	if tree.Module == nil {
+		return diags
+	}
+	localNames, ds := checkRequiredProviders(tree.Module)
+	diags = append(diags, ds...)
+	diags = append(diags, checkImpliedNames(tree, localNames)...)
+	diags = append(diags, checkPredecessor(tree.Module)...)
+	return diags
+}
+
+// localName is one required_providers entry seen so far.
+type localName struct {
+	name string
+	typ  addrs.Provider
+}
+
+// checkRequiredProviders checks the entries in declaration order and
+// returns them.
+func checkRequiredProviders(m *config.Module) ([]localName, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	var seen []localName
+	if m.RequiredProviders == nil {
+		return nil, nil
+	}
+	for _, name := range m.RequiredProviders.Order {
+		rp := m.RequiredProviders.RequiredProviders[name]
+		if rp == nil || rp.Type.IsZero() {
+			continue
+		}
+		subject := entryValueRange(rp)
+		if prev := lastWithType(seen, rp.Type); prev != "" {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Duplicate required provider",
+				Detail: fmt.Sprintf("Provider %s with the local name %q was previously required as %q. A provider can only be required once within required_providers.",
+					rp.Type.ForDisplay(), name, prev),
+				Subject: subject.Ptr(),
+			})
+		} else if rp.Type.IsDefault() && name != rp.Type.Type && hasProviderBlockNamed(m, rp.Type.Type) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Duplicate required provider",
+				Detail: fmt.Sprintf("Provider %s with the local name %q was implicitly required via a configuration block as %q. The provider configuration block name must match the name used in required_providers.",
+					rp.Type.ForDisplay(), name, rp.Type.Type),
+				Subject: subject.Ptr(),
+			})
+		}
+		seen = append(seen, localName{name: name, typ: rp.Type})
+	}
+	return seen, diags
+}
+
+// checkImpliedNames checks the resources that have no provider argument.
+func checkImpliedNames(t *config.Tree, names []localName) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, r := range moduleResources(t.Module) {
+		if r.ProviderConfigRef != nil {
+			continue
+		}
+		implied, _, _ := strings.Cut(r.Type, "_")
+		if _, err := addrs.ParseProviderPart(implied); err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider local name",
+				Detail:   fmt.Sprintf("%q is an invalid implied provider local name: %s", implied, err),
+				Subject:  r.DeclRange.Ptr(),
+			})
+			continue
+		}
+		if hasLocalName(names, implied) {
+			continue
+		}
+		def := addrs.ImpliedProviderForUnqualifiedType(implied)
+		for _, ln := range names {
+			if ln.typ != def {
+				continue
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Duplicate required provider",
+				Detail: fmt.Sprintf("Provider %q was implicitly required via resource %q, but listed in required_providers as %q. Either the local name in required_providers must match the resource name, or the %q provider must be assigned within the resource block.",
+					def.String(), absAddress(t.PathString(), r.Key()), ln.name, ln.name),
+				Subject: r.DeclRange.Ptr(),
+			})
+		}
+	}
+	return diags
+}
+
+// checkPredecessor warns about required_providers entries naming
+// hashicorp/terraform on the OpenTofu or Terraform registry.
+func checkPredecessor(m *config.Module) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if m.RequiredProviders == nil {
+		return nil
+	}
+	for _, name := range m.RequiredProviders.Order {
+		rp := m.RequiredProviders.RequiredProviders[name]
+		if rp == nil || !isPredecessor(rp.Type) {
+			continue
+		}
+		subject := entryValueRange(rp)
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  SummaryPredecessorProvider,
+			Detail: fmt.Sprintf("The required_providers entry %q names %s, the registry release of the \"terraform\" provider that came before OpenTofu's built-in provider. OpenTofu's documentation says it is incompatible and must not be declared; OpenTofu itself only fails later, when the provider is used.\n\nThe built-in provider terraform.io/builtin/terraform (terraform_data, terraform_remote_state) needs no required_providers entry: remove this one.",
+				name, rp.Type.String()),
+			Subject: subject.Ptr(),
+		})
+	}
+	return diags
+}
+
+func isPredecessor(p addrs.Provider) bool {
+	return p.Namespace == "hashicorp" && p.Type == "terraform" &&
+		(p.Hostname == addrs.DefaultProviderRegistryHost || p.Hostname == "registry.terraform.io")
+}
+
+// entryValueRange is the range of a required_providers entry's value,
+// which OpenTofu uses as the entry's declaration range in these checks.
+func entryValueRange(rp *config.RequiredProvider) hcl.Range {
+	if rp.Syntax != nil && rp.Syntax.Expr != nil {
+		return rp.Syntax.Expr.Range()
+	}
+	return rp.DeclRange
+}
+
+// lastWithType returns the most recent earlier local name for typ, or "".
+func lastWithType(seen []localName, typ addrs.Provider) string {
+	for i := len(seen) - 1; i >= 0; i-- {
+		if seen[i].typ == typ {
+			return seen[i].name
+		}
+	}
+	return ""
+}
+
+func hasLocalName(names []localName, name string) bool {
+	for _, ln := range names {
+		if ln.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func hasProviderBlockNamed(m *config.Module, name string) bool {
+	for _, pc := range m.ProviderConfigs {
+		if pc.Name == name {
+			return true
+		}
+	}
+	return false
+}
