@@ -1,0 +1,199 @@
+package requirements
+
+import (
+	"os"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/config"
+)
+
+func loadMap(t *testing.T, files map[string]string, opts Options) (*Result, hcl.Diagnostics) {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	for name, src := range files {
+		fsys[name] = &fstest.MapFile{Data: []byte(src)}
+	}
+	opts.Config = append(opts.Config, config.WithFileSystem(config.FS(fsys)))
+	if opts.ReadFile == nil {
+		opts.ReadFile = func(name string) ([]byte, error) {
+			f, ok := fsys[name]
+			if !ok {
+				return nil, os.ErrNotExist
+			}
+			return f.Data, nil
+		}
+	}
+	return Load(".", opts)
+}
+
+func TestLoadTree(t *testing.T) {
+	files := map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws", version = ">= 5.0" }
+  }
+}
+module "net" {
+  source = "./modules/net"
+}
+module "vpc" {
+  source  = "terraform-aws-modules/vpc/aws"
+  version = "5.0.0"
+}
+module "missing" {
+  source = "git::https://example.com/m.git"
+}
+resource "terraform_data" "x" {}
+`,
+		"main_override.tf": `
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws", version = "~> 5.1" }
+  }
+}
+`,
+		"modules/net/main.tf": `
+terraform {
+  required_providers {
+    aws = { version = "!= 5.3.0" }
+  }
+}
+data "http" "x" { url = "https://example.com" }
+`,
+		".terraform/modules/modules.json": `{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"vpc","Source":"registry.terraform.io/terraform-aws-modules/vpc/aws","Version":"5.0.0","Dir":".terraform/modules/vpc"}]}`,
+		".terraform/modules/vpc/main.tf": `
+provider "google" {
+  version = "~> 4.0"
+}
+`,
+		"terraform.tfstate": `{"version": 4, "resources": [
+  {"mode": "managed", "type": "null_resource", "name": "a", "provider": "provider[\"registry.opentofu.org/hashicorp/null\"]"},
+  {"module": "module.net", "mode": "data", "type": "http", "name": "x", "provider": "module.net.provider[\"registry.opentofu.org/hashicorp/http\"].alias"}
+]}`,
+	}
+	res, diags := loadMap(t, files, Options{StateFile: "terraform.tfstate"})
+	want := map[string]string{
+		"registry.opentofu.org/hashicorp/aws":    "~> 5.1, != 5.3.0",
+		"registry.opentofu.org/hashicorp/google": "~> 4.0",
+		"registry.opentofu.org/hashicorp/http":   "",
+		"registry.opentofu.org/hashicorp/null":   "",
+		"terraform.io/builtin/terraform":         "",
+	}
+	if diff := cmp.Diff(want, constraintStrings(res.Providers)); diff != "" {
+		t.Errorf("providers mismatch (-want +got):\n%s", diff)
+	}
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Summary+": "+d.Detail)
+	}
+	wantDiags := []string{
+		"Module not installed: The module module.missing (source \"git::https://example.com/m.git\") is not installed, so tfdeps cannot read the providers it requires and they are missing from the result. Run \"tofu init\" to install all modules required by this configuration.",
+		"Version constraints inside provider configuration blocks are deprecated: OpenTofu 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of OpenTofu. To silence this warning, move the provider version constraint into the required_providers block.",
+	}
+	if diff := cmp.Diff(wantDiags, got); diff != "" {
+		t.Errorf("diagnostics mismatch (-want +got):\n%s", diff)
+	}
+	var state []string
+	for _, p := range res.State {
+		state = append(state, p.String())
+	}
+	if diff := cmp.Diff([]string{"registry.opentofu.org/hashicorp/http", "registry.opentofu.org/hashicorp/null"}, state); diff != "" {
+		t.Errorf("state providers mismatch (-want +got):\n%s", diff)
+	}
+	var paths []string
+	for _, m := range res.Modules() {
+		paths = append(paths, m.Path)
+	}
+	if diff := cmp.Diff([]string{"", "module.net", "module.vpc"}, paths); diff != "" {
+		t.Errorf("modules mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestCheckWarnings(t *testing.T) {
+	files := map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    oldtf = { source = "hashicorp/terraform" }
+  }
+}
+resource "foo--bar_thing" "x" {}
+`,
+	}
+	_, diags := loadMap(t, files, Options{})
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Summary)
+	}
+	want := []string{SummaryPredecessorProvider, "Invalid provider local name"}
+	// The loader may reject the type name itself first; only ours matter.
+	for _, w := range want {
+		found := false
+		for _, d := range diags {
+			if d.Summary == w {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("missing %q in %q", w, got)
+		}
+	}
+	for _, d := range diags {
+		if d.Summary == "Invalid provider local name" && d.Detail != `"foo--bar" is an invalid implied provider local name: cannot use multiple consecutive dashes` {
+			t.Errorf("detail = %q", d.Detail)
+		}
+	}
+}
+
+func TestParseState(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string
+		wantErr   string
+	}{
+		{name: "modern", src: `{"version":4,"resources":[{"mode":"managed","type":"aws_instance","name":"a","provider":"provider[\"registry.opentofu.org/hashicorp/aws\"]"}]}`,
+			want: []string{"aws_instance.a registry.opentofu.org/hashicorp/aws"}},
+		{name: "module and alias", src: `{"version":4,"resources":[{"module":"module.a[\"k\"]","mode":"data","type":"x_y","name":"b","provider":"module.a[\"k\"].provider[\"example.com:8443/acme/x\"].eu"}]}`,
+			want: []string{"module.a[\"k\"].data.x_y.b example.com:8443/acme/x"}},
+		{name: "legacy", src: `{"version":4,"resources":[{"mode":"managed","type":"aws_instance","name":"a","provider":"provider.aws"}]}`,
+			want: []string{"aws_instance.a registry.opentofu.org/-/aws"}},
+		{name: "empty", src: `{"version":4}`},
+		{name: "bad json", src: `{`, wantErr: "Cannot read the providers used by the state in s: the file is not valid JSON: unexpected end of JSON input"},
+		{name: "old version", src: `{"version":3}`, wantErr: "Cannot read the providers used by the state in s: tfdeps reads only state format version 4 (OpenTofu, and Terraform since v0.12); run \"tofu refresh\" with an OpenTofu release to upgrade it"},
+		{name: "bad provider", src: `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"nonsense"}]}`,
+			wantErr: "Cannot read the providers used by the state in s: resource a.b has an invalid provider address \"nonsense\": expected provider[\"HOSTNAME/NAMESPACE/TYPE\"]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, diags := ParseState("s", []byte(tt.src))
+			if tt.wantErr != "" {
+				if len(diags) != 1 || diags[0].Detail != tt.wantErr {
+					t.Fatalf("diags = %v, want %q", diags, tt.wantErr)
+				}
+				return
+			}
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			var got []string
+			for _, r := range res {
+				got = append(got, r.Address+" "+r.Provider.String())
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestMissingStateFile(t *testing.T) {
+	res, diags := loadMap(t, map[string]string{"main.tf": ""}, Options{StateFile: "terraform.tfstate"})
+	if len(diags) != 0 || len(res.Providers) != 0 || len(res.State) != 0 {
+		t.Errorf("got %v, %v", res.Providers, diags)
+	}
+}
