@@ -146,7 +146,9 @@ func nativeObjectKey(key string, mode exprMode) string {
 		return key
 	}
 	if mode == modeTemplate {
-		return nativeTemplate(key)
+		if _, diags := hclsyntax.ParseTemplate([]byte(key), "", hcl.InitialPos); !diags.HasErrors() {
+			return quotedTemplate(key)
+		}
 	}
 	return quoteLiteral(key)
 }
@@ -176,14 +178,25 @@ func nativeKeyword(s string) string {
 }
 
 // nativeTemplate writes the template source s (a JSON string in full
-// expression mode) as a native quoted template with the same meaning:
-// literal parts are escaped for a quoted string, interpolation and directive
-// sequences are kept as they are. A string that is not a valid template is
-// written as a literal string.
+// expression mode) as a native expression with the same meaning: a lone
+// interpolation as its expression, anything else as a quoted template whose
+// literal parts are escaped for a quoted string and whose interpolation and
+// directive sequences are kept as they are. A string that is not a valid
+// template is written as a literal string.
 func nativeTemplate(s string) string {
-	if _, diags := hclsyntax.ParseTemplate([]byte(s), "", hcl.InitialPos); diags.HasErrors() {
+	tmpl, diags := hclsyntax.ParseTemplate([]byte(s), "", hcl.InitialPos)
+	if diags.HasErrors() {
 		return quoteLiteral(s)
 	}
+	if wrap, ok := tmpl.(*hclsyntax.TemplateWrapExpr); ok {
+		return unwrappedInterpolation(s, wrap)
+	}
+	return quotedTemplate(s)
+}
+
+// quotedTemplate writes the valid template source s as a native quoted
+// template.
+func quotedTemplate(s string) string {
 	toks, diags := hclsyntax.LexTemplate([]byte(s), "", hcl.InitialPos)
 	if diags.HasErrors() {
 		return quoteLiteral(s)
@@ -212,6 +225,19 @@ func nativeTemplate(s string) string {
 	b.WriteString(s[prev:])
 	b.WriteByte('"')
 	return b.String()
+}
+
+// unwrappedInterpolation writes a template that is one interpolation and
+// nothing else ("${EXPR}") as EXPR alone: such a template evaluates to the
+// value of EXPR unchanged. A multi-line EXPR is parenthesised, where
+// newlines are insignificant.
+func unwrappedInterpolation(s string, wrap *hclsyntax.TemplateWrapExpr) string {
+	r := wrap.Wrapped.Range()
+	inner := strings.TrimSpace(s[r.Start.Byte:r.End.Byte])
+	if strings.Contains(inner, "\n") {
+		return "(\n" + inner + "\n)"
+	}
+	return inner
 }
 
 // quoteLiteral writes s as a native quoted string whose value is exactly s:

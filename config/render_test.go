@@ -67,12 +67,12 @@ func TestRenderNative(t *testing.T) {
 			src: `{"locals": {"a": "${var.x}", "b": "x-${upper(\"q\\\"\")}-y", "c": "line1\nline2\t\"q\" \\ end",
 			  "d": "$${not} %%{not}", "e": "%{ if var.x }yes%{ endif }", "f": "${ {\"k\" = 1} }"}}`,
 			want: `locals {
-  a = "${var.x}"
+  a = var.x
   b = "x-${upper("q\"")}-y"
   c = "line1\nline2\t\"q\" \\ end"
   d = "$${not} %%{not}"
   e = "%{if var.x}yes%{endif}"
-  f = "${ { "k" = 1 } }"
+  f = { "k" = 1 }
 }
 `,
 		},

@@ -1,0 +1,6 @@
+resource "aws_instance" "json" {
+  count = 3
+  tags = {
+    Name = "overridden"
+  }
+}
