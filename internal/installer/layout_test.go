@@ -83,7 +83,7 @@ func TestPackagesScan(t *testing.T) {
 	mirror := t.TempDir()
 	mustWrite(t, filepath.Join(mirror, "terraform-provider-linked_v1"), "l")
 	files := map[string]string{
-		"registry.opentofu.org/hashicorp/aws/5.31.0/linux_amd64/terraform-provider-aws_v5.31.0_x5": "a",
+		"registry.opentofu.org/hashicorp/aws/5.31.0/linux_amd64/terraform-provider-aws_v5.31.0_x5":  "a",
 		"registry.opentofu.org/hashicorp/aws/5.31.0/darwin_arm64/terraform-provider-aws_v5.31.0_x5": "a",
 		"registry.opentofu.org/hashicorp/aws/5.4/linux_amd64/terraform-provider-aws":                "a",
 		"registry.opentofu.org/-/legacy/1.0.0/linux_amd64/terraform-provider-legacy":                "x",
