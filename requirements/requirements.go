@@ -115,3 +115,8 @@ func sortedProviders[V any](m map[addrs.Provider]V) []addrs.Provider {
 	slices.SortFunc(out, addrs.Provider.Compare)
 	return out
 }
+
+// Sorted returns the providers this module requires in address order.
+func (m *Module) Sorted() []addrs.Provider {
+	return sortedProviders(m.Providers)
+}
