@@ -2,6 +2,7 @@ package sources
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -75,6 +76,7 @@ func impliedSource(opts BuildOptions) Multi {
 	for p := range local {
 		found = append(found, p)
 	}
+	slices.SortFunc(found, addrs.Provider.Compare)
 	direct := NewMemoize(NewRegistry(opts.Registry, opts.Getenv, nil))
 	return append(m, Selector{Source: direct, Exclude: ExactPatterns(found)})
 }

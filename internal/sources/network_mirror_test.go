@@ -273,5 +273,12 @@ func TestParseNetworkMirrorURL(t *testing.T) {
 			}
 		})
 	}
-	_ = url.URL{}
+}
+
+func mustURL(s string) *url.URL {
+	u, err := url.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return u
 }
