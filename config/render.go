@@ -23,6 +23,9 @@ type RenderOptions struct {
 // Native expressions are reproduced from their source text; values from
 // JSON files are written as equivalent native expressions.
 func (d *Document) Render(opts RenderOptions) []byte {
+	if d == nil {
+		return nil
+	}
 	w := &nativeWriter{doc: d, opts: opts, overrides: map[string]bool{}}
 	for _, f := range d.OverrideFiles {
 		w.overrides[f] = true
@@ -30,10 +33,15 @@ func (d *Document) Render(opts RenderOptions) []byte {
 	if opts.Explain {
 		w.writeOverrideList()
 	}
-	for i, b := range d.Blocks {
-		if i > 0 || opts.Explain {
+	first := true
+	for _, b := range d.Blocks {
+		if b == nil {
+			continue
+		}
+		if !first || opts.Explain {
 			w.buf.WriteByte('\n')
 		}
+		first = false
 		w.writeBlock(b, nil, "")
 	}
 	return hclwrite.Format([]byte(w.buf.String()))
@@ -90,6 +98,9 @@ func blockHeader(b *Block) string {
 func (w *nativeWriter) writeBody(body *Body, path []string, origin string) {
 	shadowed := shadowedForEach(path, body)
 	for _, a := range body.Attributes {
+		if a == nil {
+			continue
+		}
 		if a == shadowed {
 			w.buf.WriteString("# " + shadowedNote(a) + "\n")
 			continue
@@ -97,6 +108,9 @@ func (w *nativeWriter) writeBody(body *Body, path []string, origin string) {
 		w.writeAttribute(a, path, origin)
 	}
 	for i, b := range body.Blocks {
+		if b == nil {
+			continue
+		}
 		if i > 0 || len(body.Attributes) > 0 {
 			w.buf.WriteByte('\n')
 		}

@@ -18,6 +18,9 @@ import (
 // nested blocks are written as JSON objects (arrays of objects when a type
 // repeats) as its JSON syntax expects.
 func (d *Document) RenderJSON() []byte {
+	if d == nil {
+		return nil
+	}
 	root := jsonObj()
 	d.addJSONBlocks(root, d.Blocks, nil)
 	var b strings.Builder
@@ -33,6 +36,9 @@ func (d *Document) jsonBody(body *Body, path []string) *jsonValue {
 	}
 	shadowed := shadowedForEach(path, body)
 	for _, a := range body.Attributes {
+		if a == nil {
+			continue
+		}
 		if a == shadowed {
 			obj.add("//", jsonStr(shadowedNote(a)))
 			continue
@@ -50,6 +56,9 @@ func (d *Document) addJSONBlocks(obj *jsonValue, blocks []*Block, path []string)
 	var order []string
 	byType := map[string][]*Block{}
 	for _, b := range blocks {
+		if b == nil {
+			continue
+		}
 		if _, seen := byType[b.Type]; !seen {
 			order = append(order, b.Type)
 		}
@@ -117,6 +126,9 @@ func (d *Document) jsonLabelTree(blocks []*Block, path []string) *jsonValue {
 // jsonExpr converts an argument's expression to a JSON value with the same
 // meaning in the given mode.
 func (d *Document) jsonExpr(expr hcl.Expression, mode exprMode) *jsonValue {
+	if expr == nil {
+		return &jsonValue{kind: jsonNull}
+	}
 	rng := expr.Range()
 	src := d.sourceBytes(rng)
 	if src != nil && isJSONSyntax(rng.Filename) {

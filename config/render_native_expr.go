@@ -45,6 +45,9 @@ func isJSONSyntax(filename string) bool { return strings.HasSuffix(filename, ".j
 // nativeExprText returns expr in native syntax: the source text of a native
 // expression verbatim, or the native equivalent of a JSON value.
 func (d *Document) nativeExprText(expr hcl.Expression, mode exprMode) string {
+	if expr == nil {
+		return "null"
+	}
 	rng := expr.Range()
 	src := d.sourceBytes(rng)
 	if _, native := expr.(hclsyntax.Expression); native && src != nil {

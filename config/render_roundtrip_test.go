@@ -37,6 +37,10 @@ func TestRenderRoundTrip(t *testing.T) {
 		}
 		mod, diags := LoadDir(".", WithFileSystem(OSFileSystem{Root: in}))
 		if diags.HasErrors() {
+			// A partial module renders too (the CLI does not print it).
+			doc := mod.Document()
+			doc.Render(RenderOptions{Explain: true})
+			doc.RenderJSON()
 			continue
 		}
 		tested++
