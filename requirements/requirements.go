@@ -62,7 +62,8 @@ const (
 
 // Source is one place that requires a provider.
 type Source struct {
-	// Module is the module path ("" for the root); empty for the state.
+	// Module is the module path ("" for the root); for the state, the
+	// module part of the resource address.
 	Module string
 	Kind   SourceKind
 	// Name is the local name (required_providers, provider blocks), the

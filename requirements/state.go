@@ -18,7 +18,9 @@ import (
 // requirements need.
 type StateResource struct {
 	// Address is the resource address, e.g. module.a.data.aws_ami.x.
-	Address  string
+	Address string
+	// Module is the module path part of the address ("" for the root).
+	Module   string
 	Provider addrs.Provider
 }
 
@@ -73,7 +75,7 @@ func ParseState(name string, src []byte) ([]StateResource, hcl.Diagnostics) {
 			diags = append(diags, stateError(name, fmt.Sprintf("resource %s has an invalid provider address %q: %s", addr, r.Provider, err))...)
 			continue
 		}
-		out = append(out, StateResource{Address: addr, Provider: p})
+		out = append(out, StateResource{Address: addr, Module: r.Module, Provider: p})
 	}
 	return out, diags
 }
@@ -122,7 +124,7 @@ func (r *Result) AddState(resources []StateResource) {
 		if _, ok := r.Providers[sr.Provider]; !ok {
 			r.Providers[sr.Provider] = nil
 		}
-		r.Sources[sr.Provider] = append(r.Sources[sr.Provider], Source{Kind: FromState, Name: sr.Address})
+		r.Sources[sr.Provider] = append(r.Sources[sr.Provider], Source{Module: sr.Module, Kind: FromState, Name: sr.Address})
 		if !slices.Contains(r.State, sr.Provider) {
 			r.State = append(r.State, sr.Provider)
 		}
