@@ -1,9 +1,207 @@
 package cli
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
 
-// runInit is not built yet; its issue replaces this file.
-func runInit(m *Meta, args []string) int {
-	fmt.Fprintln(m.Stderr, "Error: this command is not implemented yet")
-	return 1
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/installer"
+	"github.com/tfdeps/tfdeps/internal/sources"
+	"github.com/tfdeps/tfdeps/lockfile"
+)
+
+const initUsage = `
+Usage: tfdeps [global options] init [options]
+
+  Installs the providers the configuration in the working directory
+  requires, and creates or updates the dependency lock file
+  .terraform.lock.hcl, as "tofu init" does. tfdeps does not initialise
+  backends or download modules.
+
+Options:
+
+  -upgrade              Ignore the versions in the lock file and install the
+                        newest versions the configuration allows.
+
+  -lockfile=readonly    Do not change the lock file; fail when the providers
+                        required differ from those it records.
+
+  -plugin-dir=DIR       Install providers only from this directory (may be
+                        repeated); replaces every other installation method.
+
+  -test-directory=DIR   The directory of test files (default "tests").
+
+  -json                 Print one JSON object per line instead of text.
+
+  -no-color             Plain text output: no colour and no live display.
+`
+
+// initOptions are the flags of "tfdeps init".
+type initOptions struct {
+	upgrade    bool
+	lockfile   string
+	pluginDirs []string
+	testsDir   string
+	json       bool
+	noColor    bool
 }
+
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// runInit implements "tfdeps init".
+func runInit(m *Meta, args []string) int {
+	var o initOptions
+	fs := newFlagSet(m, "init", initUsage)
+	fs.BoolVar(&o.upgrade, "upgrade", false, "")
+	fs.StringVar(&o.lockfile, "lockfile", "", "")
+	fs.Var((*stringList)(&o.pluginDirs), "plugin-dir", "")
+	fs.StringVar(&o.testsDir, "test-directory", config.DefaultTestsDir, "")
+	fs.BoolVar(&o.json, "json", false, "")
+	fs.BoolVar(&o.noColor, "no-color", false, "")
+	var ignored bool
+	fs.BoolVar(&ignored, "input", false, "")
+	fs.BoolVar(&ignored, "backend", true, "")
+	fs.BoolVar(&ignored, "get", true, "")
+	if code, ok := parseFlags(m, fs, args); !ok {
+		return code
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return (&initRun{m: m, opts: o}).run(ctx)
+}
+
+// initRun is one execution of init.
+type initRun struct {
+	m    *Meta
+	opts initOptions
+	view initView
+}
+
+func (r *initRun) newView() initView {
+	m := r.m
+	switch {
+	case r.opts.json:
+		return newJSONView(m)
+	case !r.opts.noColor && m.Getenv("CI") == "" && m.IsTerminal(m.Stdout):
+		return newLiveView(m)
+	}
+	return &plainView{m: m}
+}
+
+func (r *initRun) run(ctx context.Context) int {
+	m := r.m
+	r.view = r.newView()
+	defer r.view.Close()
+
+	cliOpts := cliConfigOptions()
+	cfg := loadCLIConfig(m, cliOpts)
+	if d := storePluginDirs(m, r.opts.pluginDirs); d != nil {
+		r.view.Diagnostics(hcl.Diagnostics{d})
+		return 1
+	}
+	if workingDirIsEmpty() {
+		r.view.Message("init_empty", emptyDirText, false)
+		return 0
+	}
+	reqs, diags, configErr := loadRequirements(m, r.opts.testsDir)
+	if configErr {
+		r.view.Message("config_errors", configErrorPreamble, true)
+		r.view.Diagnostics(diags)
+		return 1
+	}
+	want := installer.Requirements(reqs.Providers)
+	if d := devOverridesDiag(cfg.DevOverrides()); d != nil {
+		diags = append(diags, d)
+	}
+	diags = append(diags, providerAddressDiags(want)...)
+	locks, _, lockDiags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
+	diags = append(diags, lockDiags...)
+	if !lockDiags.HasErrors() {
+		diags = append(diags, locks.MigrateTerraformRegistry()...)
+	}
+	if diags.HasErrors() {
+		r.view.Diagnostics(diags)
+		return 1
+	}
+	client := newRegistryClient(m, cfg)
+	src, srcDiags := sources.Build(sources.BuildOptions{
+		Config: cfg, CLI: cliOpts, Registry: client, Getenv: m.Getenv, PluginDirs: pluginDirsForSource(r.opts.pluginDirs),
+	})
+	printProblems(m, sources.ProblemsHeader, sources.ProblemsFooter, srcDiags)
+	if r.opts.upgrade && r.opts.lockfile == "readonly" {
+		fmt.Fprintln(m.Stderr, "The -upgrade flag conflicts with -lockfile=readonly.")
+		return 1
+	}
+	in, err := newInstaller(m, cfg, src, client)
+	if err != nil {
+		r.view.Diagnostics(append(diags, errorDiag("Invalid target platform", err.Error())))
+		return 1
+	}
+	ev := &initEvents{view: r.view, reqs: want, tofuVersion: m.TofuVersion, suggest: &suggester{ctx: ctx, reqs: reqs, client: client}}
+	return r.install(ctx, in, want, locks, diags, ev)
+}
+
+// install runs the installer and finishes init: lock file, diagnostics,
+// final texts.
+func (r *initRun) install(ctx context.Context, in *installer.Installer, want installer.Requirements, locks *lockfile.Locks, diags hcl.Diagnostics, ev *initEvents) int {
+	mode := installer.NewProvidersOnly
+	if r.opts.upgrade {
+		mode = installer.Upgrade
+	}
+	res, err := in.Install(ctx, want, locks, mode, ev.events())
+	diags = append(diags, ev.diags...)
+	if ctx.Err() != nil {
+		r.view.Diagnostics(diags)
+		r.view.Message("interrupted", "Provider installation was canceled by an interrupt signal.\n", true)
+		return 1
+	}
+	if err != nil {
+		if !diags.HasErrors() {
+			diags = append(diags, errorDiag(err.Error(), ""))
+		}
+		r.view.Diagnostics(diags)
+		return 1
+	}
+	upd := lockUpdate{old: locks, new: res.Locks, readOnly: r.opts.lockfile == "readonly"}
+	if len(res.Incomplete) > 0 {
+		upd.incomplete = incompleteLockDiag(res.Incomplete, in.Platform.String())
+	}
+	lockDiags, failed := upd.apply(r.view)
+	diags = append(diags, lockDiags...)
+	if failed {
+		r.view.Diagnostics(diags)
+		return 1
+	}
+	r.finish(diags)
+	return 0
+}
+
+// finish prints the warnings and the success text.
+func (r *initRun) finish(diags hcl.Diagnostics) {
+	r.view.Message("blank", "\n", false)
+	r.view.Diagnostics(diags)
+	r.view.Message("init_success", "OpenTofu has been successfully initialized!\n", false)
+	if r.m.Getenv("TF_IN_AUTOMATION") == "" {
+		r.view.Message("init_next_steps", nextStepsText, false)
+	}
+}
+
+const emptyDirText = "OpenTofu initialized in an empty directory!\n\n" +
+	"The directory has no OpenTofu configuration files. You may begin working\n" +
+	"with OpenTofu immediately by creating OpenTofu configuration files.\n"
+
+const nextStepsText = "\nYou may now begin working with OpenTofu. Try running \"tofu plan\" to see\n" +
+	"any changes that are required for your infrastructure. All OpenTofu commands\n" +
+	"should now work.\n\n" +
+	"If you ever set or change modules or backend configuration for OpenTofu,\n" +
+	"rerun this command to reinitialize your working directory. If you forget, other\n" +
+	"commands will detect it and remind you to do so if necessary.\n"
+

@@ -53,6 +53,8 @@ type Installer struct {
 	EnforceGPG bool
 	// HTTPClient downloads HTTPArchive packages (nil: http.DefaultClient).
 	HTTPClient *http.Client
+	// UserAgent is sent with downloads ("" sends Go's default).
+	UserAgent string
 	// DownloadRetries is the default number of extra download attempts
 	// (TF_PROVIDER_DOWNLOAD_RETRY, default 2).
 	DownloadRetries int

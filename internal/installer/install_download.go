@@ -75,6 +75,9 @@ func (pi *packageInstall) downloadOnce(ctx context.Context, client *http.Client,
 	if err != nil {
 		return nil, false, err
 	}
+	if ua := pi.task.run.in.UserAgent; ua != "" {
+		req.Header.Set("User-Agent", ua)
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		return nil, true, err

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/internal/installer"
+	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/versions"
+)
+
+// signingNotice is printed after the provider lines when a fresh install
+// was signed.
+const signingNotice = "\nProviders are signed by their developers.\n" +
+	"If you'd like to know more about provider signing, you can read about it here:\n" +
+	"https://opentofu.org/docs/cli/plugins/signing/"
+
+// initEvents turns installer events into the view's lines and collects
+// the diagnostics they imply, to be printed at the end.
+type initEvents struct {
+	view        initView
+	reqs        installer.Requirements
+	tofuVersion string
+	suggest     *suggester
+
+	mu    sync.Mutex
+	diags hcl.Diagnostics
+}
+
+func (e *initEvents) addDiag(d *hcl.Diagnostic) {
+	if d == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.diags = append(e.diags, d)
+}
+
+func (e *initEvents) line(kind string, p addrs.Provider, v versions.Version, format string, args ...any) {
+	version := ""
+	if v != (versions.Version{}) {
+		version = v.String()
+	}
+	e.view.Event(kind, p.ForDisplay(), version, fmt.Sprintf(format, args...))
+}
+
+func (e *initEvents) events() *installer.Events {
+	var none versions.Version
+	return &installer.Events{
+		PendingProviders: func(installer.Requirements) {
+			e.view.Event("init_providers", "", "", "\nInitializing provider plugins...")
+		},
+		BuiltInAvailable: func(p addrs.Provider) {
+			e.line("builtin", p, none, "- %s is built in to OpenTofu", p.ForDisplay())
+		},
+		BuiltInFailure: func(p addrs.Provider, err error) { e.addDiag(builtInDiag(p, err)) },
+		ReusingPreviousVersion: func(p addrs.Provider) {
+			e.line("reusing_version", p, none, "- Reusing previous version of %s from the dependency lock file", p.ForDisplay())
+		},
+		FindingVersions: func(p addrs.Provider, c versions.Constraints) {
+			if len(c) == 0 {
+				e.line("finding_version", p, none, "- Finding latest version of %s...", p.ForDisplay())
+				return
+			}
+			e.line("finding_version", p, none, "- Finding %s versions matching %q...", p.ForDisplay(), c.String())
+		},
+		QueryWarnings: func(p addrs.Provider, w []string) { e.addDiag(registryWarningsDiag(p, w)) },
+		QueryFailure:  e.queryFailure,
+		UsingPreviouslyInstalled: func(p addrs.Provider, v versions.Version) {
+			e.line("using_installed", p, v, "- Using previously-installed %s v%s", p.ForDisplay(), v)
+		},
+		DetectedInCache: func(p addrs.Provider, v versions.Version) {
+			e.line("detected_in_cache", p, v, "- Detected previously-installed %s v%s in the shared cache directory", p.ForDisplay(), v)
+		},
+		Installing: func(p addrs.Provider, v versions.Version, toCache bool) {
+			if toCache {
+				e.line("installing", p, v, "- Installing %s v%s to the shared cache directory...", p.ForDisplay(), v)
+				return
+			}
+			e.line("installing", p, v, "- Installing %s v%s...", p.ForDisplay(), v)
+		},
+		WaitingForCacheLock: func(dir string) {
+			e.view.Event("waiting_for_lock", "", "", "- Waiting for lock on cache directory "+dir)
+		},
+		DownloadProgress: func(p addrs.Provider, v versions.Version, done, total int64) {
+			e.view.Progress(p.ForDisplay(), v.String(), done, total)
+		},
+		Installed: e.installed,
+		LinkedFromCache: func(p addrs.Provider, v versions.Version) {
+			e.line("linked_from_cache", p, v, "- Using %s v%s from the shared cache directory", p.ForDisplay(), v)
+		},
+		FetchFailure: func(p addrs.Provider, v versions.Version, err error) {
+			if !isCanceled(err) {
+				e.addDiag(fetchFailureDiag(p, v, err, e.reqs, e.tofuVersion))
+			}
+		},
+		CacheLinkFailure: func(p addrs.Provider, v versions.Version, err error) {
+			if !isCanceled(err) {
+				e.addDiag(cacheLinkDiag(p, v, err))
+			}
+		},
+		ProvidersSigned: func() { e.view.Event("signing_notice", "", "", signingNotice) },
+	}
+}
+
+func (e *initEvents) queryFailure(p addrs.Provider, err error) {
+	if isCanceled(err) {
+		return
+	}
+	for _, d := range queryFailureDiags(p, err, e.suggest.suggestion) {
+		e.addDiag(d)
+	}
+	var unknown *registry.ProviderUnknownError
+	if errors.As(err, &unknown) {
+		e.addDiag(e.suggest.inferredDiag(p))
+	}
+}
+
+func (e *initEvents) installed(p addrs.Provider, v versions.Version, auth *installer.AuthResult) {
+	if auth != nil {
+		for _, w := range auth.Warnings {
+			e.view.Event("warning", p.ForDisplay(), v.String(), w)
+		}
+	}
+	switch {
+	case auth.SigningSkipped():
+		e.line("installed", p, v, "- Installed %s v%s. Signature validation was skipped due to the registry not containing GPG keys for this provider", p.ForDisplay(), v)
+	case auth.Signed():
+		e.line("installed", p, v, "- Installed %s v%s (signed, key ID %s)", p.ForDisplay(), v, strings.Join(auth.KeyIDs(), ", "))
+	default:
+		e.line("installed", p, v, "- Installed %s v%s (%s)", p.ForDisplay(), v, auth.Summary())
+	}
+}

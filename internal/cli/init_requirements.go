@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/installer"
+	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/requirements"
+)
+
+// configErrorPreamble is printed to stderr before configuration errors.
+const configErrorPreamble = "\nOpenTofu encountered problems during initialization, including problems\n" +
+	"with the configuration, described below.\n\n" +
+	"The OpenTofu configuration must be valid before initialization so that\n" +
+	"OpenTofu can determine which modules and providers need to be installed.\n"
+
+// loadRequirements loads the module tree in the working directory and
+// collects its provider requirements. configErr is true when the
+// configuration itself has errors (printed after the preamble).
+func loadRequirements(m *Meta, testsDir string) (res *requirements.Result, diags hcl.Diagnostics, configErr bool) {
+	tree, rootDiags, buildDiags := config.LoadTree(".", config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(testsDir))
+	diags = append(rootDiags, buildDiags...)
+	if diags.HasErrors() {
+		return nil, diags, true
+	}
+	res, reqDiags := requirements.Collect(tree)
+	diags = append(diags, reqDiags...)
+	return res, diags, reqDiags.HasErrors()
+}
+
+// providerAddressDiags checks the required providers (init.md §2.3):
+// legacy addresses (I1) and several hashicorp/opentofu providers of one
+// type (I2).
+func providerAddressDiags(reqs installer.Requirements) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	byType := map[string][]string{}
+	for _, p := range sortedRequirementAddrs(reqs) {
+		if p.IsLegacy() {
+			diags = append(diags, errorDiag("Invalid legacy provider address", fmt.Sprintf(
+				"This configuration or its associated state refers to the unqualified provider %q.\n\nYou must complete the Terraform 0.13 upgrade process before upgrading to later versions.", p.Type)))
+			continue
+		}
+		if p.Namespace == "hashicorp" || p.Namespace == "opentofu" {
+			byType[p.Type] = append(byType[p.Type], p.ForDisplay())
+		}
+	}
+	types := make([]string, 0, len(byType))
+	for t := range byType {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	for _, t := range types {
+		if names := byType[t]; len(names) >= 2 {
+			sort.Strings(names)
+			diags = append(diags, warningDiag("Potential provider misconfiguration", fmt.Sprintf(
+				"OpenTofu has detected multiple providers of type %s (%s) which may be a misconfiguration.\n\nIf this is intentional you can ignore this warning", t, strings.Join(names, ", "))))
+		}
+	}
+	return diags
+}
+
+// devOverridesDiag is I3, or nil without overrides.
+func devOverridesDiag(overrides map[addrs.Provider]string) *hcl.Diagnostic {
+	if len(overrides) == 0 {
+		return nil
+	}
+	ps := make([]addrs.Provider, 0, len(overrides))
+	for p := range overrides {
+		ps = append(ps, p)
+	}
+	sortAddrs(ps)
+	var b strings.Builder
+	b.WriteString("The following provider development overrides are set in the CLI configuration:\n")
+	for _, p := range ps {
+		fmt.Fprintf(&b, " - %s in %s\n", p.ForDisplay(), overrides[p])
+	}
+	b.WriteString("\nSkip tofu init when using provider development overrides. It is not necessary and may error unexpectedly.")
+	return warningDiag("Provider development overrides are in effect", b.String())
+}
+
+// suggester builds I6's suggestion and I7 for a provider the registry
+// does not know.
+type suggester struct {
+	ctx    context.Context
+	reqs   *requirements.Result
+	client *registry.Client
+}
+
+func (s *suggester) suggestion(p addrs.Provider) string {
+	text := fmt.Sprintf("\n\nAll modules should specify their required_providers so that external consumers will get the correct providers when using a module. To see which modules are currently depending on %s, run the following command:\n    tofu providers", p.ForDisplay())
+	if p.IsDefault() {
+		if alt := s.alternative(p); !alt.IsZero() {
+			text = fmt.Sprintf("\n\nDid you intend to use %s? If so, you must specify that source address in each module which requires that provider. To see which modules are currently depending on %s, run the following command:\n    tofu providers", alt.ForDisplay(), p.ForDisplay())
+		}
+	}
+	if p.Hostname == addrs.DefaultProviderRegistryHost {
+		text += "\n\nIf you believe this provider is missing from the registry, please submit a issue on the OpenTofu Registry https://github.com/opentofu/registry/issues/new/choose"
+	}
+	return text
+}
+
+// alternative is the lowest other required provider of p's type, else the
+// registry's answer for the legacy address.
+func (s *suggester) alternative(p addrs.Provider) addrs.Provider {
+	if s.reqs != nil {
+		for _, q := range s.reqs.Sorted() {
+			if q != p && q.Type == p.Type {
+				return q
+			}
+		}
+	}
+	if s.client != nil {
+		if ns := s.client.LegacyNamespace(s.ctx, p); ns != "" && ns != p.Namespace {
+			return addrs.NewProvider(p.Hostname, ns, p.Type)
+		}
+	}
+	return addrs.Provider{}
+}
+
+// inferredDiag is I7 for p, or nil when p was required explicitly or its
+// first implying resource names its provider.
+func (s *suggester) inferredDiag(p addrs.Provider) *hcl.Diagnostic {
+	if s.reqs == nil || s.reqs.Explicit[p] || len(s.reqs.Implicit[p]) == 0 {
+		return nil
+	}
+	ref := s.reqs.Implicit[p][0]
+	if ref.HasProviderArg {
+		return nil
+	}
+	resType := ref.Address
+	if i := strings.LastIndex(resType, "."); i >= 0 {
+		resType = resType[:i]
+	}
+	if i := strings.LastIndex(resType, "."); i >= 0 {
+		resType = resType[i+1:]
+	}
+	d := warningDiag("Automatically-inferred provider dependency", fmt.Sprintf(
+		"Due to the prefix of the resource type name OpenTofu guessed that you intended to associate %s with a provider whose local name is \"%s\", but that name is not declared in this module's required_providers block. OpenTofu therefore guessed that you intended to use %s, but that provider does not exist.\n\n"+
+			"Make at least one of the following changes to tell OpenTofu which provider to use:\n\n"+
+			"- Add a declaration for local name \"%s\" to this module's required_providers block, specifying the full source address for the provider you intended to use.\n"+
+			"- Verify that \"%s\" is the correct resource type name to use. Did you omit a prefix which would imply the correct provider?\n"+
+			"- Use a \"provider\" argument within this resource block to override OpenTofu's automatic selection of the local name \"%s\".\n",
+		ref.Address, p.Type, p.ForDisplay(), p.Type, resType, p.Type))
+	d.Subject = ref.Range.Ptr()
+	return d
+}
+
+func sortedRequirementAddrs(reqs installer.Requirements) []addrs.Provider {
+	ps := make([]addrs.Provider, 0, len(reqs))
+	for p := range reqs {
+		ps = append(ps, p)
+	}
+	sortAddrs(ps)
+	return ps
+}
+
+func sortAddrs(ps []addrs.Provider) {
+	sort.Slice(ps, func(i, j int) bool { return ps[i].LessThan(ps[j]) })
+}

@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/cliconfig"
+	"github.com/tfdeps/tfdeps/internal/installer"
+	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/internal/sources"
+)
+
+// cliConfigOptions are the CLI configuration loader's effects for this
+// process.
+func cliConfigOptions() cliconfig.Options {
+	return cliconfig.OptionsFromOS()
+}
+
+// loadCLIConfig loads the CLI configuration and prints its problems to
+// stderr as OpenTofu does; it always returns a usable configuration.
+func loadCLIConfig(m *Meta, opts cliconfig.Options) *cliconfig.Config {
+	cfg, diags := cliconfig.Load(opts)
+	printProblems(m, cliconfig.ProblemsHeader, cliconfig.ProblemsFooter, diags)
+	return cfg
+}
+
+// printProblems writes header, diags and, when there are errors, footer,
+// all to stderr.
+func printProblems(m *Meta, header, footer string, diags hcl.Diagnostics) {
+	if len(diags) == 0 {
+		return
+	}
+	fmt.Fprintln(m.Stderr, header)
+	p := newDiagPrinter(m, nil)
+	p.stdout = m.Stderr
+	p.Print(diags)
+	if diags.HasErrors() {
+		fmt.Fprint(m.Stderr, "\n"+footer)
+	}
+}
+
+// dataDir is TF_DATA_DIR, default .terraform.
+func dataDir(m *Meta) string {
+	if d := m.Getenv("TF_DATA_DIR"); d != "" {
+		return d
+	}
+	return installer.DefaultDataDir
+}
+
+// newRegistryClient is the process's registry client.
+func newRegistryClient(m *Meta, cfg *cliconfig.Config) *registry.Client {
+	base := registry.Settings{
+		Getenv:          m.Getenv,
+		EmulatedVersion: m.TofuVersion,
+		UserAgent:       "tfdeps/" + Version,
+	}
+	return registry.New(sources.RegistrySettings(cfg, base))
+}
+
+// newInstaller builds the installer for the working directory.
+func newInstaller(m *Meta, cfg *cliconfig.Config, src installer.Source, client *registry.Client) (*installer.Installer, error) {
+	platform, err := addrs.ParsePlatform(m.Platform)
+	if err != nil {
+		return nil, err
+	}
+	settings := client.Settings()
+	in := &installer.Installer{
+		Source:                src,
+		Target:                installer.ProvidersDir(m.Getenv("TF_DATA_DIR")),
+		CacheMayBreakLockFile: cfg.PluginCacheMayBreakDependencyLockFile,
+		Platform:              platform,
+		Unmanaged:             reattachedProviders(m.Getenv("TF_REATTACH_PROVIDERS")),
+		EnforceGPG:            m.Getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true",
+		HTTPClient:            &http.Client{Transport: settings.Transport},
+		UserAgent:             settings.Headers(false).Get("User-Agent"),
+		DownloadRetries:       settings.DownloadRetries(nil),
+	}
+	if cfg.PluginCacheDir != "" && !sameDir(cfg.PluginCacheDir, in.Target.Base()) {
+		cache := installer.NewDir(cfg.PluginCacheDir)
+		in.Cache = &cache
+	}
+	return in, nil
+}
+
+func sameDir(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
+}
+
+// reattachedProviders parses TF_REATTACH_PROVIDERS: a JSON object whose
+// keys are provider addresses. Invalid content marks nothing.
+func reattachedProviders(raw string) map[addrs.Provider]bool {
+	if raw == "" {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(raw), &m) != nil {
+		return nil
+	}
+	out := map[addrs.Provider]bool{}
+	for k := range m {
+		if p, err := addrs.ParseProviderSource(k); err == nil {
+			out[p] = true
+		}
+	}
+	return out
+}
+
+// storePluginDirs maintains TF_DATA_DIR/plugin_path for -plugin-dir.
+func storePluginDirs(m *Meta, values []string) *hcl.Diagnostic {
+	err := cliconfig.NewPluginDirFlag(values).Store(dataDir(m))
+	if err == nil {
+		return nil
+	}
+	return errorDiag("Error saving -plugin-path values", err.Error())
+}
+
+// pluginDirsForSource returns the -plugin-dir directories that replace the
+// installation methods (none for the single empty value).
+func pluginDirsForSource(values []string) []string {
+	if len(values) == 1 && values[0] == "" {
+		return nil
+	}
+	return values
+}
+
+// workingDirIsEmpty reports whether the working directory has no
+// configuration files (test files do not count).
+func workingDirIsEmpty() bool {
+	files, diags := config.DiscoverFiles(config.OSFileSystem{}, ".", "")
+	return !diags.HasErrors() && files.Empty()
+}
