@@ -204,4 +204,3 @@ const nextStepsText = "\nYou may now begin working with OpenTofu. Try running \"
 	"If you ever set or change modules or backend configuration for OpenTofu,\n" +
 	"rerun this command to reinitialize your working directory. If you forget, other\n" +
 	"commands will detect it and remind you to do so if necessary.\n"
-

@@ -79,7 +79,7 @@ type jsonEvent struct {
 }
 
 type jsonRange struct {
-	Filename string `json:"filename"`
+	Filename string  `json:"filename"`
 	Start    jsonPos `json:"start"`
 	End      jsonPos `json:"end"`
 }

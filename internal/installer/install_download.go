@@ -11,7 +11,6 @@ import (
 	"os"
 	"strconv"
 	"time"
-
 )
 
 // DefaultDownloadRetries is the number of extra download attempts when

@@ -3,8 +3,8 @@ package installer
 import (
 	"context"
 	"crypto/sha256"
-	"io"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
