@@ -108,3 +108,11 @@ func TestParsePlatform(t *testing.T) {
 		t.Error("Platform.LessThan wrong")
 	}
 }
+
+func BenchmarkParseProviderSource(b *testing.B) {
+	for b.Loop() {
+		if _, err := ParseProviderSource("registry.example.com:8443/acme/widget"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
