@@ -36,6 +36,10 @@ Options:
 
   -test-directory=DIR   The directory of test files (default "tests").
 
+  -state=PATH           The local state file whose resources' providers are
+                        required too. Default: terraform.tfstate, or the
+                        current workspace's state file.
+
   -json                 Print one JSON object per line instead of text.
 
   -no-color             Plain text output: no colour and no live display.
@@ -47,6 +51,7 @@ type initOptions struct {
 	lockfile   string
 	pluginDirs []string
 	testsDir   string
+	statePath  string
 	json       bool
 	noColor    bool
 }
@@ -64,6 +69,7 @@ func runInit(m *Meta, args []string) int {
 	fs.StringVar(&o.lockfile, "lockfile", "", "")
 	fs.Var((*stringList)(&o.pluginDirs), "plugin-dir", "")
 	fs.StringVar(&o.testsDir, "test-directory", config.DefaultTestsDir, "")
+	fs.StringVar(&o.statePath, "state", "", "")
 	fs.BoolVar(&o.json, "json", false, "")
 	fs.BoolVar(&o.noColor, "no-color", false, "")
 	var ignored bool
@@ -111,8 +117,12 @@ func (r *initRun) run(ctx context.Context) int {
 		r.view.Message("init_empty", emptyDirText, false)
 		return 0
 	}
-	reqs, diags, configErr := loadRequirements(m, r.opts.testsDir)
-	if configErr {
+	statePath := r.opts.statePath
+	if statePath == "" {
+		statePath = defaultStatePath(m)
+	}
+	reqs, diags := loadRequirements(m, r.opts.testsDir, statePath)
+	if diags.HasErrors() {
 		r.view.Message("config_errors", configErrorPreamble, true)
 		r.view.Diagnostics(diags)
 		return 1

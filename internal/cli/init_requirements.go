@@ -22,17 +22,14 @@ const configErrorPreamble = "\nOpenTofu encountered problems during initializati
 	"OpenTofu can determine which modules and providers need to be installed.\n"
 
 // loadRequirements loads the module tree in the working directory and
-// collects its provider requirements. configErr is true when the
-// configuration itself has errors (printed after the preamble).
-func loadRequirements(m *Meta, testsDir string) (res *requirements.Result, diags hcl.Diagnostics, configErr bool) {
-	tree, rootDiags, buildDiags := config.LoadTree(".", config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(testsDir))
-	diags = append(rootDiags, buildDiags...)
-	if diags.HasErrors() {
-		return nil, diags, true
-	}
-	res, reqDiags := requirements.Collect(tree)
-	diags = append(diags, reqDiags...)
-	return res, diags, reqDiags.HasErrors()
+// collects its provider requirements, with those of the resources in the
+// local state file statePath. Errors are configuration errors (printed
+// after the preamble).
+func loadRequirements(m *Meta, testsDir, statePath string) (*requirements.Result, hcl.Diagnostics) {
+	return requirements.Load(".", requirements.Options{
+		Config:    []config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(testsDir)},
+		StateFile: statePath,
+	})
 }
 
 // providerAddressDiags checks the required providers (init.md §2.3):

@@ -148,7 +148,7 @@ func (t *fetchTask) linkFromCache(ctx context.Context) error {
 	t.pe.send(func(ev *Events) { ev.LinkedFromCache(t.p, t.v) })
 	src := in.Cache.PackageDir(t.p, t.v, t.platform())
 	dst := in.Target.PackageDir(t.p, t.v, t.platform())
-	err := linkPackageDir(src, dst)
+	err := Link(src, dst)
 	if err == nil {
 		err = checkInstalled(t.p, dst)
 	}

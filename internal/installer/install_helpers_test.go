@@ -60,7 +60,7 @@ func (s *fakeSource) AvailableVersions(ctx context.Context, p addrs.Provider) (v
 	}
 	var out versions.List
 	for _, v := range vs {
-		out = append(out, mustVersion(v))
+		out = append(out, instVersion(v))
 	}
 	return out, s.warnings, nil
 }
@@ -113,7 +113,7 @@ func (r *recorder) events() *Events {
 	}
 }
 
-func mustVersion(s string) versions.Version {
+func instVersion(s string) versions.Version {
 	v, err := versions.ParseVersion(s)
 	if err != nil {
 		panic(err)
@@ -121,7 +121,7 @@ func mustVersion(s string) versions.Version {
 	return v
 }
 
-func mustProvider(s string) addrs.Provider {
+func instProvider(s string) addrs.Provider {
 	p, err := addrs.ParseProviderSource(s)
 	if err != nil {
 		panic(err)

@@ -8,19 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"time"
 
 	"github.com/tfdeps/tfdeps/hashes"
 	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/internal/sources"
 )
-
-// lockWaitNotice is how long the installer waits for a package lock before
-// saying so.
-const lockWaitNotice = 5 * time.Second
-
-// lockPollInterval is how often a contended package lock is tried again.
-const lockPollInterval = 25 * time.Millisecond
 
 // emptyPackageH1 is the "h1:" hash of a package with no files.
 const emptyPackageH1 = hashes.Hash("h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")
@@ -45,15 +37,14 @@ func (pi *packageInstall) dir() string {
 // when known, the "h1:" hash of the installed directory.
 func (pi *packageInstall) run(ctx context.Context) (*AuthResult, hashes.Hash, error) {
 	t := pi.task
-	unlock, err := lockPackage(ctx, pi.into.LockFile(t.p, t.v, t.platform()), func() {
+	lock, err := pi.into.Lock(ctx, t.p, t.v, t.platform(), LockOptions{OnWait: func() {
 		t.pe.sendNow(func(ev *Events) { ev.WaitingForCacheLock(pi.into.Base()) })
-	})
+	}})
 	if err != nil {
 		return nil, "", err
 	}
-	defer unlock()
+	defer lock.Unlock()
 	dir := pi.dir()
-	_ = removeStaleStaging(dir)
 
 	if done, auth, h1 := pi.alreadyThere(dir); done {
 		return auth, h1, nil

@@ -108,10 +108,8 @@ func (r *installRun) chooseVersion(ctx context.Context, c candidate, pe provider
 	if c.locked && c.lockedVersion.IsZero() {
 		return versions.Version{}, versions.ZeroVersionError{}
 	}
-	if c.locked && r.in.Cache != nil {
-		if _, ok := r.in.Cache.Lookup(p, c.lockedVersion, r.in.Platform); ok {
-			return c.lockedVersion, nil
-		}
+	if c.locked && r.installedLocally(p, c.lockedVersion) {
+		return c.lockedVersion, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return versions.Version{}, err
@@ -127,4 +125,18 @@ func (r *installRun) chooseVersion(ctx context.Context, c candidate, pe provider
 		return versions.SelectLocked(available, c.lockedVersion)
 	}
 	return versions.SelectNewest(available, c.constraints)
+}
+
+// installedLocally reports whether the locked version v of p is already
+// in the plugin cache (OpenTofu's rule) or in the target directory (a
+// tfdeps addition: a second init makes no request at all; the package is
+// still checked against the lock's hashes before it is used).
+func (r *installRun) installedLocally(p addrs.Provider, v versions.Version) bool {
+	if r.in.Cache != nil {
+		if _, ok := r.in.Cache.Lookup(p, v, r.in.Platform); ok {
+			return true
+		}
+	}
+	_, ok := r.in.Target.Lookup(p, v, r.in.Platform)
+	return ok
 }

@@ -16,8 +16,8 @@ import (
 )
 
 var (
-	provFoo = mustProvider("example.com/acme/foo")
-	provBar = mustProvider("hashicorp/bar")
+	provFoo = instProvider("example.com/acme/foo")
+	provBar = instProvider("hashicorp/bar")
 )
 
 type installEnv struct {
@@ -88,9 +88,8 @@ func TestInstallFirstAndSecondRun(t *testing.T) {
 	if !res2.Locks.Equal(res.Locks) {
 		t.Errorf("second run changed the locks:\n%s", lockText(res2.Locks))
 	}
-	// Version listing is still asked for (no cache); package metadata is not.
-	if got := e.src.count() - before; got != 2 {
-		t.Errorf("second run made %d source queries, want 2 (versions only)", got)
+	if got := e.src.count() - before; got != 0 {
+		t.Errorf("second run made %d source queries, want 0", got)
 	}
 }
 
@@ -126,7 +125,7 @@ func TestInstallLockedVersion(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newInstallEnv(t)
 			old := lockfile.New()
-			old.SetProvider(provFoo, mustVersion("1.0.0"), nil, nil)
+			old.SetProvider(provFoo, instVersion("1.0.0"), nil, nil)
 			lines, res, err := e.install(t, Requirements{provFoo: versions.MustParseConstraints(tt.constraints)}, old, tt.mode)
 			if diff := cmp.Diff(tt.wantLines, lines); diff != "" {
 				t.Errorf("events (-want +got):\n%s", diff)
@@ -150,7 +149,7 @@ func TestInstallLockedVersion(t *testing.T) {
 func TestInstallRefusesTamperedPackage(t *testing.T) {
 	e := newInstallEnv(t)
 	old := lockfile.New()
-	old.SetProvider(provFoo, mustVersion("1.1.0"), nil, []hashes.Hash{"h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "zh:0000"})
+	old.SetProvider(provFoo, instVersion("1.1.0"), nil, []hashes.Hash{"h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "zh:0000"})
 	lines, _, err := e.install(t, Requirements{provFoo: nil}, old, NewProvidersOnly)
 	want := "fetch-error example.com/acme/foo 1.1.0: the current package for example.com/acme/foo 1.1.0 doesn't match any of the checksums previously recorded in the dependency lock file; for more information: https://opentofu.org/docs/language/files/dependency-lock/#checksum-verification"
 	if len(lines) == 0 || lines[len(lines)-1] != want {
@@ -160,7 +159,7 @@ func TestInstallRefusesTamperedPackage(t *testing.T) {
 	if !errors.As(err, &ce) {
 		t.Errorf("error = %v, want a ChecksumMismatchError", err)
 	}
-	if _, err := os.Stat(e.in.Target.PackageDir(provFoo, mustVersion("1.1.0"), testPlatform)); !os.IsNotExist(err) {
+	if _, err := os.Stat(e.in.Target.PackageDir(provFoo, instVersion("1.1.0"), testPlatform)); !os.IsNotExist(err) {
 		t.Errorf("package directory exists after a refused install (stat error %v)", err)
 	}
 }
@@ -168,7 +167,7 @@ func TestInstallRefusesTamperedPackage(t *testing.T) {
 func TestInstallPrunesAndBuiltIns(t *testing.T) {
 	e := newInstallEnv(t)
 	old := lockfile.New()
-	old.SetProvider(mustProvider("acme/gone"), mustVersion("1.0.0"), nil, []hashes.Hash{"h1:x"})
+	old.SetProvider(instProvider("acme/gone"), instVersion("1.0.0"), nil, []hashes.Hash{"h1:x"})
 	reqs := Requirements{
 		addrs.NewBuiltInProvider("terraform"): nil,
 		addrs.NewBuiltInProvider("nope"):      nil,
@@ -206,8 +205,8 @@ func TestInstallPluginCache(t *testing.T) {
 	if diff := cmp.Diff(want, lines); diff != "" {
 		t.Errorf("first run (-want +got):\n%s", diff)
 	}
-	target := e.in.Target.PackageDir(provBar, mustVersion("0.3.0"), testPlatform)
-	if dest, err := os.Readlink(target); err != nil || dest != cache.PackageDir(provBar, mustVersion("0.3.0"), testPlatform) {
+	target := e.in.Target.PackageDir(provBar, instVersion("0.3.0"), testPlatform)
+	if dest, err := os.Readlink(target); err != nil || dest != cache.PackageDir(provBar, instVersion("0.3.0"), testPlatform) {
 		t.Errorf("target %s links to %q (%v), want the cache directory", target, dest, err)
 	}
 
