@@ -167,12 +167,17 @@ func newFlagSet(m *Meta, name, usage string) *flag.FlagSet {
 // parseFlags parses args into fs. It returns an exit code and false when the
 // command must stop: 0 after -help, 1 after a usage error.
 func parseFlags(m *Meta, fs *flag.FlagSet, args []string) (int, bool) {
+	// The flag package calls Usage on every parse error; print the help
+	// text only when it was asked for.
+	usage := fs.Usage
+	fs.Usage = func() {}
 	err := fs.Parse(args)
+	fs.Usage = usage
 	if err == nil {
 		return 0, true
 	}
 	if err == flag.ErrHelp {
-		fs.Usage()
+		usage()
 		return 0, false
 	}
 	fmt.Fprintf(m.Stderr, "\nError: Failed to parse command-line flags\n\n%s\n\n", err)
