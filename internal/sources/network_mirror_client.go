@@ -79,6 +79,11 @@ func requestFailed(resp *http.Response, err error, attempts int) (*http.Response
 // response must be JSON; its body is left for the caller, who must close
 // every returned body.
 func (c *mirrorClient) get(ctx context.Context, rel string) (*http.Response, error) {
+	if c.base.Scheme != "https" {
+		// ParseNetworkMirrorURL rejects such URLs; never send credentials
+		// in clear text if a caller skipped it.
+		return nil, fmt.Errorf("the mirror must be at an https: URL, not %s", c.base)
+	}
 	ref, err := url.Parse(rel)
 	if err != nil {
 		return nil, err

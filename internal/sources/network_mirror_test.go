@@ -243,6 +243,26 @@ func TestNetworkMirrorCredentials(t *testing.T) {
 	}
 }
 
+func TestNetworkMirrorTimeoutAndScheme(t *testing.T) {
+	srv := registrytest.New(t, fakeOptions())
+	srv.Inject(registrytest.MirrorVersion, registrytest.Fault{Kind: registrytest.Hang})
+	u, _ := ParseNetworkMirrorURL(srv.MirrorBaseURL())
+	settings := registry.Settings{Transport: srv.Transport(), RequestTimeout: 100 * time.Millisecond,
+		Environ: func() []string { return nil }, Getenv: func(string) string { return "" }}
+	m := NewNetworkMirror(u, NetworkMirrorOptions{Settings: settings})
+	_, err := m.PackageMeta(context.Background(), widget, versions.Version{Major: 1}, linux)
+	want := "request failed: Get \"" + srv.MirrorBaseURL() + "registry.opentofu.org/hashicorp/widget/1.0.0.json\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
+	if err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("got  %v\nwant …%s", err, want)
+	}
+
+	plain := NewNetworkMirror(mustURL("http://mirror.example.com/"), NetworkMirrorOptions{})
+	_, _, err = plain.AvailableVersions(context.Background(), widget)
+	if err == nil || !strings.HasSuffix(err.Error(), "the mirror must be at an https: URL, not http://mirror.example.com/") {
+		t.Errorf("got %v", err)
+	}
+}
+
 func TestNetworkMirrorCancel(t *testing.T) {
 	srv := registrytest.New(t, fakeOptions())
 	srv.Inject(registrytest.MirrorIndex, registrytest.Fault{Kind: registrytest.Hang})
