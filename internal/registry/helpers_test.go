@@ -62,7 +62,7 @@ func (e testEnv) list() []string {
 
 // testClient returns a client whose host blocks point registry.example.com
 // and registry.opentofu.org at the fake.
-func testClient(t *testing.T, srv *registrytest.Server, env testEnv, tweak ...func(*Settings)) (*Client, *backoffRecorder) {
+func testClient(t testing.TB, srv *registrytest.Server, env testEnv, tweak ...func(*Settings)) (*Client, *backoffRecorder) {
 	t.Helper()
 	rec := &backoffRecorder{}
 	s := Settings{
@@ -166,4 +166,20 @@ func assertEmptyDir(t *testing.T, dir string) {
 	for _, e := range entries {
 		t.Errorf("left behind: %s", e.Name())
 	}
+}
+
+func mustProviderB(b *testing.B, s string) addrs.Provider {
+	p, err := addrs.ParseProviderSource(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+func mustVersionB(b *testing.B, s string) versions.Version {
+	v, err := versions.ParseVersion(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return v
 }
