@@ -25,7 +25,7 @@ func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
 			Subject:  &block.LabelRanges[0],
 		})
 	}
-	content, moreDiags := block.Body.Content(checkBlockSchema)
+	content, moreDiags := bodyContent(block.Body, checkBlockSchema)
 	diags = append(diags, moreDiags...)
 	if content == nil {
 		return c, diags
@@ -81,7 +81,7 @@ var importBlockSchema = &hcl.BodySchema{
 
 func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 	imp := &Import{DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, importShape)}
-	content, diags := block.Body.Content(importBlockSchema)
+	content, diags := bodyContent(block.Body, importBlockSchema)
 	if content == nil {
 		return imp, diags
 	}
@@ -157,7 +157,7 @@ var movedBlockSchema = &hcl.BodySchema{
 
 func decodeMovedBlock(block *hcl.Block) (*Moved, hcl.Diagnostics) {
 	m := &Moved{DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, movedShape)}
-	content, diags := block.Body.Content(movedBlockSchema)
+	content, diags := bodyContent(block.Body, movedBlockSchema)
 	if content == nil {
 		return m, diags
 	}
@@ -180,7 +180,7 @@ var removedBlockSchema = &hcl.BodySchema{
 
 func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 	r := &Removed{DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, removedShape)}
-	content, diags := block.Body.Content(removedBlockSchema)
+	content, diags := bodyContent(block.Body, removedBlockSchema)
 	if content == nil {
 		return r, diags
 	}
@@ -192,7 +192,7 @@ func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 		switch b.Type {
 		case "lifecycle":
 			seenLifecycle = true
-			lc, lcDiags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "destroy"}}})
+			lc, lcDiags := bodyContent(b.Body, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "destroy"}}})
 			diags = append(diags, lcDiags...)
 			if lc != nil {
 				if attr, ok := lc.Attributes["destroy"]; ok {

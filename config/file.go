@@ -86,7 +86,7 @@ func decodeFile(f *hcl.File, name string, override bool, tofuVersion string) *Fi
 		return file
 	}
 	file.Incompatible = sniffCoreVersion(f.Body, name, tofuVersion)
-	content, diags := f.Body.Content(configFileSchema)
+	content, diags := bodyContent(f.Body, configFileSchema)
 	file.Diagnostics = append(file.Diagnostics, diags...)
 	if content == nil {
 		return file

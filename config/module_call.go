@@ -99,7 +99,7 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 				continue
 			}
 			seenLifecycle = b
-			lc, lcDiags := b.Body.Content(moduleLifecycleSchema)
+			lc, lcDiags := bodyContent(b.Body, moduleLifecycleSchema)
 			diags = append(diags, lcDiags...)
 			if lc != nil {
 				if attr, ok := lc.Attributes["enabled"]; ok {

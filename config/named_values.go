@@ -60,7 +60,7 @@ func decodeVariableBlock(block *hcl.Block, override bool) (*Variable, hcl.Diagno
 		})
 	}
 
-	content, moreDiags := block.Body.Content(variableBlockSchema)
+	content, moreDiags := bodyContent(block.Body, variableBlockSchema)
 	diags = append(diags, moreDiags...)
 	if content == nil {
 		return v, diags
@@ -184,7 +184,7 @@ var checkRuleBlockSchema = &hcl.BodySchema{
 
 func decodeCheckRuleBlock(block *hcl.Block) (*CheckRule, hcl.Diagnostics) {
 	cr := &CheckRule{DeclRange: block.DefRange}
-	content, diags := block.Body.Content(checkRuleBlockSchema)
+	content, diags := bodyContent(block.Body, checkRuleBlockSchema)
 	if content == nil {
 		return cr, diags
 	}
@@ -264,7 +264,7 @@ func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostic
 	if override {
 		schema = schemaForOverrides(schema)
 	}
-	content, moreDiags := block.Body.Content(schema)
+	content, moreDiags := bodyContent(block.Body, schema)
 	diags = append(diags, moreDiags...)
 	if content == nil {
 		return o, diags

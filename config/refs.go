@@ -102,3 +102,24 @@ func ctyKeyString(v cty.Value) string {
 func sortHCLAttributes(attrs []*hcl.Attribute) {
 	sort.SliceStable(attrs, func(i, j int) bool { return attrs[i].Range.Start.Byte < attrs[j].Range.Start.Byte })
 }
+
+// bodyContent is hcl.Body.Content with a deterministic order: HCL reports
+// unexpected native arguments in map order, tfdeps in source order.
+func bodyContent(body hcl.Body, schema *hcl.BodySchema) (*hcl.BodyContent, hcl.Diagnostics) {
+	content, diags := body.Content(schema)
+	start := -1
+	for i := 0; i <= len(diags); i++ {
+		if i < len(diags) && diags[i].Summary == "Unsupported argument" && diags[i].Subject != nil {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			run := diags[start:i]
+			sort.SliceStable(run, func(a, b int) bool { return run[a].Subject.Start.Byte < run[b].Subject.Start.Byte })
+			start = -1
+		}
+	}
+	return content, diags
+}

@@ -210,7 +210,7 @@ func (r *Resource) decodeLifecycle(b *hcl.Block, override bool) (*hcl.Attribute,
 	if r.Mode == ManagedResourceMode {
 		schema = managedLifecycleSchema
 	}
-	lc, diags := b.Body.Content(schema)
+	lc, diags := bodyContent(b.Body, schema)
 	if lc == nil {
 		return nil, diags
 	}

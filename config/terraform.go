@@ -28,7 +28,7 @@ var terraformBlockSchema = &hcl.BodySchema{
 
 func (file *File) decodeTerraformBlock(block *hcl.Block) hcl.Diagnostics {
 	file.TerraformBlocks = append(file.TerraformBlocks, &Block{Type: "terraform", DefRange: block.DefRange, Body: &Body{}})
-	content, diags := block.Body.Content(terraformBlockSchema)
+	content, diags := bodyContent(block.Body, terraformBlockSchema)
 	if content == nil {
 		return diags
 	}

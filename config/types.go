@@ -114,7 +114,7 @@ type ModuleCall struct {
 // Config returns the merged module input arguments (the body without
 // meta-arguments).
 func (mc *ModuleCall) Config() *Body {
-	return mc.Syntax.Body.without(moduleMetaArgs, moduleMetaBlocks)
+	return configBody(mc.Syntax.Body, moduleMetaArgs, moduleMetaBlocks)
 }
 
 // ProviderConfigRef is a reference to a provider configuration, NAME or
@@ -154,7 +154,7 @@ type ProviderConfig struct {
 
 // Config returns the merged provider configuration arguments.
 func (p *ProviderConfig) Config() *Body {
-	return p.Syntax.Body.without(providerMetaArgs, providerMetaBlocks)
+	return configBody(p.Syntax.Body, providerMetaArgs, providerMetaBlocks)
 }
 
 // Key is the module-unique key: NAME or NAME.ALIAS.
@@ -263,7 +263,7 @@ type Resource struct {
 // Config returns the merged resource configuration (the body without
 // meta-arguments and meta-blocks).
 func (r *Resource) Config() *Body {
-	return r.Syntax.Body.without(resourceMetaArgs, resourceMetaBlocks)
+	return configBody(r.Syntax.Body, resourceMetaArgs, resourceMetaBlocks)
 }
 
 // Key is TYPE.NAME (data.TYPE.NAME for data sources).
@@ -352,3 +352,14 @@ var (
 	providerMetaArgs   = []string{"alias", "version", "for_each"}
 	providerMetaBlocks = []string{"_", "lifecycle", "locals"}
 )
+
+// configBody is body without meta-arguments, with the contents of the
+// meta-argument escaping block "_" blended in (config-loading.md §7.9).
+func configBody(body *Body, metaArgs, metaBlocks []string) *Body {
+	out := body.without(metaArgs, metaBlocks)
+	if esc := body.BlocksOfType("_"); len(esc) > 0 {
+		out.Attributes = append(out.Attributes, esc[0].Body.Attributes...)
+		out.Blocks = append(out.Blocks, esc[0].Body.Blocks...)
+	}
+	return out
+}

@@ -149,7 +149,7 @@ var languageBlockSchema = &hcl.BodySchema{
 // decodeLanguageBlock validates a primary file's language block (C22-C25).
 func decodeLanguageBlock(block *hcl.Block) hcl.Diagnostics {
 	version := DefaultTofuVersion
-	content, diags := block.Body.Content(languageBlockSchema)
+	content, diags := bodyContent(block.Body, languageBlockSchema)
 	if content == nil {
 		return diags
 	}
