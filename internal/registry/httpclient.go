@@ -1,8 +1,6 @@
 package registry
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -55,10 +53,7 @@ func retriesExhausted(resp *http.Response, err error, attempts int) (*http.Respo
 	case err != nil:
 		detail = err.Error()
 	}
-	if attempts > 1 {
-		return nil, &RequestError{Attempts: attempts, Detail: detail, Err: err}
-	}
-	return nil, &RequestError{Attempts: 1, Detail: detail, Err: err}
+	return nil, &RequestError{Attempts: attempts, Detail: detail, Err: err}
 }
 
 // RequestError is a metadata request that failed after its retries.
@@ -89,10 +84,6 @@ func readLimited(r io.Reader, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// isCanceled reports whether err comes from ctx being canceled.
-func isCanceled(ctx context.Context, err error) bool {
-	return ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.Canceled))
-}
 
 // readPrefix reads at most limit bytes, silently dropping the rest.
 func readPrefix(r io.Reader, limit int64) ([]byte, error) {

@@ -197,3 +197,28 @@ func TestCanceledQuery(t *testing.T) {
 		t.Errorf("error = %q, want %q", got, "request canceled")
 	}
 }
+
+func TestCredentialsHelperUnsupported(t *testing.T) {
+	srv := registrytest.New(t, fakeOptions())
+	c, _ := testClient(t, srv, testEnv{}, func(s *Settings) { s.CredentialsHelper = "corp" })
+	_, err := c.ListVersions(ctx(t), mustProvider(t, exampleHost+"/acme/widget"))
+	want := `failed to retrieve credentials for registry.example.com: credentials helper "corp" is not supported by tfdeps`
+	if got := errText(err); got != want {
+		t.Errorf("error = %q, want %q", got, want)
+	}
+	if got := srv.Count(registrytest.Versions); got != 0 {
+		t.Errorf("requests = %d, want 0", got)
+	}
+}
+
+func TestLegacyNamespace(t *testing.T) {
+	srv := registrytest.New(t, fakeOptions())
+	srv.Override("/v1/providers/-/widget/versions", serveDoc("application/json", `{"id":"acme/widget","moved_to":"newco/widget"}`))
+	c, _ := testClient(t, srv, testEnv{})
+	if got := c.LegacyNamespace(ctx(t), mustProvider(t, "hashicorp/widget")); got != "newco" {
+		t.Errorf("LegacyNamespace = %q, want newco", got)
+	}
+	if got := c.LegacyNamespace(ctx(t), mustProvider(t, "hashicorp/nothing")); got != "" {
+		t.Errorf("LegacyNamespace of unknown = %q, want empty", got)
+	}
+}
