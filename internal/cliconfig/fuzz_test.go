@@ -17,7 +17,7 @@ func FuzzLoadCLIConfig(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		cfg, diags := parseConfigUnguarded(Options{}, "fuzz.tfrc", src)
+		cfg, diags := parseConfig(Options{}, "fuzz.tfrc", src)
 		if cfg == nil {
 			t.Fatalf("nil config (diags %v)", diagText(diags))
 		}

@@ -110,27 +110,15 @@ func LoadFile(o Options, path string) (*Config, hcl.Diagnostics) {
 }
 
 // parseConfig decodes the bytes of a file named path.
-func parseConfig(o Options, path string, src []byte) (cfg *Config, diags hcl.Diagnostics) {
-	cfg = &Config{}
-	defer func() {
-		// The HCL 1 library is old; never let a malformed file crash tfdeps.
-		if r := recover(); r != nil {
-			cfg = &Config{}
-			diags = hcl.Diagnostics{errorDiag(fmt.Sprintf("Error parsing %s: %v", path, r), "")}
-		}
-	}()
-	return parseConfigUnguarded(o, path, src)
-}
-
-func parseConfigUnguarded(o Options, path string, src []byte) (*Config, hcl.Diagnostics) {
+func parseConfig(o Options, path string, src []byte) (*Config, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	cfg := &Config{}
-	file, err := hcl1.ParseBytes(src)
+	file, err := parseHCL1(src)
 	if err != nil {
 		return cfg, hcl.Diagnostics{errorDiag(fmt.Sprintf("Error parsing %s: %s", path, err), "")}
 	}
 	var body fileBody
-	if err := hcl1.DecodeObject(&body, file); err != nil {
+	if err := decodeHCL1(&body, file); err != nil {
 		return cfg, hcl.Diagnostics{errorDiag(fmt.Sprintf("Error parsing %s: %s", path, err), "")}
 	}
 	root, ok := file.Node.(*ast.ObjectList)
@@ -181,4 +169,26 @@ func unsupportedSettings(path string, body fileBody, root *ast.ObjectList) hcl.D
 		}
 	}
 	return diags
+}
+
+// parseHCL1 parses HCL 1 native or JSON syntax (chosen by content). The
+// library panics on some malformed input (e.g. a truncated JSON escape);
+// tfdeps reports those as parse errors instead of crashing.
+func parseHCL1(src []byte) (file *ast.File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			file, err = nil, fmt.Errorf("invalid syntax: %v", r)
+		}
+	}()
+	return hcl1.ParseBytes(src)
+}
+
+// decodeHCL1 is hcl.DecodeObject, with a library panic turned into an error.
+func decodeHCL1(out any, node ast.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("invalid value: %v", r)
+		}
+	}()
+	return hcl1.DecodeObject(out, node)
 }

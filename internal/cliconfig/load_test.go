@@ -281,3 +281,11 @@ func TestRegistryProtocolsPrecedence(t *testing.T) {
 		}
 	})
 }
+
+func TestLibraryPanicIsAParseError(t *testing.T) {
+	_, diags := parseConfig(Options{}, "x.tfrc", []byte("{\"0\\0"))
+	want := []string{"E: Error parsing x.tfrc: invalid syntax: bytes.Buffer: UnreadRune: previous operation was not a successful ReadRune"}
+	if diff := cmp.Diff(want, diagText(diags)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"sort"
 
-	hcl1 "github.com/hashicorp/hcl"
 	"github.com/hashicorp/hcl/hcl/ast"
 	"github.com/hashicorp/hcl/v2"
 
@@ -159,13 +158,13 @@ func decodeMethod(kind MethodKind, block, item *ast.ObjectItem, body *ast.Object
 	switch kind {
 	case MethodDirect:
 		var b directBody
-		if err := hcl1.DecodeObject(&b, body); err != nil {
+		if err := decodeHCL1(&b, body); err != nil {
 			return invalid(err.Error())
 		}
 		return &InstallationMethod{Kind: kind, Include: b.Include, Exclude: b.Exclude, DownloadRetryCount: b.DownloadRetries}, nil
 	case MethodFilesystemMirror:
 		var b filesystemMirrorBody
-		if err := hcl1.DecodeObject(&b, body); err != nil {
+		if err := decodeHCL1(&b, body); err != nil {
 			return invalid(err.Error())
 		}
 		if b.Path == "" {
@@ -174,7 +173,7 @@ func decodeMethod(kind MethodKind, block, item *ast.ObjectItem, body *ast.Object
 		return &InstallationMethod{Kind: kind, Location: b.Path, Include: b.Include, Exclude: b.Exclude}, nil
 	default:
 		var b networkMirrorBody
-		if err := hcl1.DecodeObject(&b, body); err != nil {
+		if err := decodeHCL1(&b, body); err != nil {
 			return invalid(err.Error())
 		}
 		if b.URL == "" {
@@ -191,7 +190,7 @@ func decodeMethod(kind MethodKind, block, item *ast.ObjectItem, body *ast.Object
 func decodeOCIMirror(item *ast.ObjectItem, body *ast.ObjectType) (*InstallationMethod, hcl.Diagnostics) {
 	const summary = "Invalid provider_installation method block"
 	var b ociMirrorBody
-	if err := hcl1.DecodeObject(&b, body); err != nil {
+	if err := decodeHCL1(&b, body); err != nil {
 		return nil, hcl.Diagnostics{errorDiag(summary, fmt.Sprintf("Invalid oci_mirror block at %s: %s.", body.Pos(), err))}
 	}
 	if b.RepositoryTemplate == "" {
@@ -209,7 +208,7 @@ func decodeDevOverrides(pi *ProviderInstallation, block, item *ast.ObjectItem, b
 		return hcl.Diagnostics{errorDiag(summary, fmt.Sprintf("The dev_overrides block at at %s must appear before all other installation methods, because development overrides always have the highest priority.", item.Pos()))}
 	}
 	var raw map[string]string
-	if err := hcl1.DecodeObject(&raw, body); err != nil {
+	if err := decodeHCL1(&raw, body); err != nil {
 		return hcl.Diagnostics{errorDiag(summary, fmt.Sprintf("Invalid dev_overrides block at %s: %s.", block.Pos(), err))}
 	}
 	keys := make([]string, 0, len(raw))

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"time"
 
-	hcl1 "github.com/hashicorp/hcl"
 	"github.com/hashicorp/hcl/hcl/ast"
 	"github.com/hashicorp/hcl/v2"
 )
@@ -105,7 +104,7 @@ func decodeRegistryProtocols(root *ast.ObjectList) (*registryProtocolsBlock, hcl
 			continue
 		}
 		var b registryProtocolsBlock
-		if err := hcl1.DecodeObject(&b, body); err != nil {
+		if err := decodeHCL1(&b, body); err != nil {
 			diags = append(diags, errorDiag("Invalid registry_protocols block",
 				fmt.Sprintf("Invalid registry protocol settings at %s: %s.", body.Pos(), err)))
 			b = registryProtocolsBlock{}
