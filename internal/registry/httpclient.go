@@ -84,7 +84,6 @@ func readLimited(r io.Reader, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-
 // readPrefix reads at most limit bytes, silently dropping the rest.
 func readPrefix(r io.Reader, limit int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r, limit))
