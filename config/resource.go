@@ -24,6 +24,15 @@ var resourceBlockSchema = &hcl.BodySchema{
 	},
 }
 
+var dataBlockSchema = &hcl.BodySchema{
+	Attributes: resourceBlockSchema.Attributes,
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "lifecycle"},
+		{Type: "locals"},
+		{Type: "_"},
+	},
+}
+
 var managedLifecycleSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "create_before_destroy"},
@@ -58,18 +67,26 @@ func decodeResourceBlock(block *hcl.Block, mode ResourceMode, override bool) (*R
 
 func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool) (*Resource, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
+	shape := dataShape
+	if mode == ManagedResourceMode {
+		shape = resourceShape
+	}
 	r := &Resource{
 		Mode:      mode,
 		Type:      block.Labels[0],
 		Name:      block.Labels[1],
 		DeclRange: block.DefRange,
 		TypeRange: block.LabelRanges[0],
-		Syntax:    newSyntaxBlock(block, resourceShape),
+		Syntax:    newSyntaxBlock(block, shape),
 	}
 	if mode == ManagedResourceMode {
 		r.Managed = &ManagedResource{}
 	}
-	content, _, moreDiags := block.Body.PartialContent(resourceBlockSchema)
+	schema := resourceBlockSchema
+	if mode != ManagedResourceMode {
+		schema = dataBlockSchema
+	}
+	content, _, moreDiags := block.Body.PartialContent(schema)
 	diags = append(diags, moreDiags...)
 	diags = append(diags, checkResourceNames(block, mode)...)
 	if content == nil {
@@ -120,7 +137,7 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool) 
 			if enabled != nil {
 				counters = append(counters, enabled)
 			}
-		case b.Type == "connection" && mode == ManagedResourceMode:
+		case b.Type == "connection":
 			if seenConnection != nil {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
@@ -132,7 +149,7 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool) 
 			}
 			seenConnection = b
 			r.Managed.Connection = &Connection{DeclRange: b.DefRange}
-		case b.Type == "provisioner" && mode == ManagedResourceMode:
+		case b.Type == "provisioner":
 			pv, pvDiags := decodeProvisionerBlock(b)
 			diags = append(diags, pvDiags...)
 			r.Managed.Provisioners = append(r.Managed.Provisioners, pv)

@@ -76,6 +76,13 @@ var (
 		},
 		keywords: map[string]bool{"provider": true, "depends_on": true},
 	}
+	dataShape = &shape{
+		blocks: map[string]blockShape{
+			"lifecycle": {body: lifecycleShape},
+			"_":         {body: emptyShape},
+		},
+		keywords: map[string]bool{"provider": true, "depends_on": true},
+	}
 	variableShape = &shape{
 		blocks:   map[string]blockShape{"validation": {body: conditionShape}},
 		keywords: map[string]bool{"type": true},
@@ -105,7 +112,7 @@ var (
 	}
 	checkShape = &shape{
 		blocks: map[string]blockShape{
-			"data":   {labels: 2, body: resourceShape},
+			"data":   {labels: 2, body: dataShape},
 			"assert": {body: conditionShape},
 		},
 	}
@@ -144,8 +151,8 @@ var topLevelShapes = map[string]*shape{
 	"module":    moduleShape,
 	"provider":  providerShape,
 	"resource":  resourceShape,
-	"data":      resourceShape,
-	"ephemeral": resourceShape,
+	"data":      dataShape,
+	"ephemeral": dataShape,
 	"check":     checkShape,
 	"moved":     movedShape,
 	"import":    importShape,

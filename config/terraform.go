@@ -32,9 +32,6 @@ func (file *File) decodeTerraformBlock(block *hcl.Block) hcl.Diagnostics {
 	if content == nil {
 		return diags
 	}
-	if attr, ok := content.Attributes["experiments"]; ok && !file.Override {
-		diags = append(diags, decodeExperiments(attr)...)
-	}
 	for _, inner := range content.Blocks {
 		switch inner.Type {
 		case "backend":
@@ -69,7 +66,9 @@ func (file *File) decodeTerraformBlock(block *hcl.Block) hcl.Diagnostics {
 	return diags
 }
 
-// decodeExperiments reports error C26: OpenTofu v1.12 has no experiments.
+// decodeExperiments reports error C26 for a language block's experiments:
+// OpenTofu v1.12 has no active experiments. (terraform { experiments } is
+// accepted and ignored.)
 func decodeExperiments(attr *hcl.Attribute) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	exprs, listDiags := hcl.ExprList(attr.Expr)

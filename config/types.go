@@ -263,6 +263,9 @@ type Resource struct {
 // Config returns the merged resource configuration (the body without
 // meta-arguments and meta-blocks).
 func (r *Resource) Config() *Body {
+	if r.Mode != ManagedResourceMode {
+		return configBody(r.Syntax.Body, resourceMetaArgs, dataMetaBlocks)
+	}
 	return configBody(r.Syntax.Body, resourceMetaArgs, resourceMetaBlocks)
 }
 
@@ -347,6 +350,7 @@ type Removed struct {
 var (
 	resourceMetaArgs   = []string{"count", "for_each", "provider", "depends_on"}
 	resourceMetaBlocks = []string{"lifecycle", "connection", "provisioner", "_", "locals"}
+	dataMetaBlocks     = []string{"lifecycle", "_", "locals"}
 	moduleMetaArgs     = []string{"source", "version", "count", "for_each", "depends_on", "providers"}
 	moduleMetaBlocks   = []string{"lifecycle", "_", "locals", "provider"}
 	providerMetaArgs   = []string{"alias", "version", "for_each"}

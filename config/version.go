@@ -142,7 +142,7 @@ func constraintVersion(c *goversion.Constraint) *goversion.Version {
 }
 
 var languageBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "edition"}},
+	Attributes: []hcl.AttributeSchema{{Name: "edition"}, {Name: "experiments"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "compatible_with"}},
 }
 
@@ -183,6 +183,9 @@ func decodeLanguageBlock(block *hcl.Block) hcl.Diagnostics {
 				Subject:  attr.Expr.Range().Ptr(),
 			})
 		}
+	}
+	if attr, ok := content.Attributes["experiments"]; ok {
+		diags = append(diags, decodeExperiments(attr)...)
 	}
 	var seen *hcl.Attribute
 	for _, cw := range content.Blocks {
