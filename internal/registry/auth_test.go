@@ -38,7 +38,7 @@ func TestAuthenticateSigned(t *testing.T) {
 	}
 	key := srv.KeyID()
 	want := map[hashes.Hash]Disposition{}
-	for _, pl := range registrytest.DefaultPlatforms {
+	for _, pl := range registrytest.DefaultPlatforms() {
 		info, _ := srv.Package("acme", "widget", "1.0.0", pl)
 		platform, _ := addrs.ParsePlatform(pl)
 		want[hashes.Hash(info.H1)] = Disposition{ReportedByRegistry: true, Platform: platform}

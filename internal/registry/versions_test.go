@@ -222,3 +222,34 @@ func TestLegacyNamespace(t *testing.T) {
 		t.Errorf("LegacyNamespace of unknown = %q, want empty", got)
 	}
 }
+
+func TestSlowAndHangingResponses(t *testing.T) {
+	zero := 0
+	short := func(s *Settings) {
+		s.RetryCount = &zero
+		s.RequestTimeout = 200 * time.Millisecond
+	}
+	tests := []struct {
+		name     string
+		endpoint registrytest.Endpoint
+		fault    registrytest.Fault
+		provider string
+		want     string
+	}{
+		{name: "hanging discovery", endpoint: registrytest.Discovery, fault: registrytest.Fault{Kind: registrytest.Hang}, provider: "ADDR/acme/widget",
+			want: `could not connect to ADDR: failed to request discovery document: Get "https://ADDR/.well-known/terraform.json": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`},
+		{name: "slow versions body", endpoint: registrytest.Versions, fault: registrytest.Fault{Kind: registrytest.Slow, Delay: time.Second}, provider: exampleHost + "/acme/widget",
+			want: "could not query provider registry for registry.example.com/acme/widget: context deadline exceeded (Client.Timeout or context cancellation while reading body)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := registrytest.New(t, fakeOptions())
+			srv.Inject(tt.endpoint, tt.fault)
+			c, _ := testClient(t, srv, testEnv{}, short)
+			_, err := c.ListVersions(ctx(t), mustProvider(t, replaceAll(tt.provider, "ADDR", srv.Host())))
+			if diff := cmp.Diff(tt.want, withAddr(srv, errText(err))); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -146,6 +146,9 @@ func (s *Server) writeBody(w http.ResponseWriter, r *http.Request, f *Fault, con
 		case Truncate:
 			out = &limitWriter{w: w, n: size / 2}
 		case Slow:
+			if fl, ok := w.(http.Flusher); ok {
+				fl.Flush() // headers now, body later
+			}
 			out = &slowWriter{w: w, delay: f.Delay, closing: s.closing, done: r.Context().Done()}
 		}
 	}
@@ -176,7 +179,7 @@ func (l *limitWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// slowWriter writes in 1 KiB pieces with a pause after each.
+// slowWriter writes in 1 KiB pieces with a pause before each.
 type slowWriter struct {
 	w       io.Writer
 	delay   time.Duration
@@ -191,6 +194,13 @@ func (s *slowWriter) Write(p []byte) (int, error) {
 	}
 	written := 0
 	for len(p) > 0 {
+		select {
+		case <-time.After(delay):
+		case <-s.closing:
+			return written, io.ErrClosedPipe
+		case <-s.done:
+			return written, io.ErrClosedPipe
+		}
 		n := min(len(p), 1024)
 		m, err := s.w.Write(p[:n])
 		written += m
@@ -201,13 +211,6 @@ func (s *slowWriter) Write(p []byte) (int, error) {
 			fl.Flush()
 		}
 		p = p[n:]
-		select {
-		case <-time.After(delay):
-		case <-s.closing:
-			return written, io.ErrClosedPipe
-		case <-s.done:
-			return written, io.ErrClosedPipe
-		}
 	}
 	return written, nil
 }

@@ -26,7 +26,7 @@ func (s *Server) findVersion(ns, typ, version string) (*Provider, *Version) {
 
 func platformsOf(v *Version) []string {
 	if len(v.Platforms) == 0 {
-		return DefaultPlatforms
+		return DefaultPlatforms()
 	}
 	return v.Platforms
 }

@@ -43,15 +43,15 @@ type Version struct {
 	Version string
 	// Protocols defaults to ["5.0"].
 	Protocols []string
-	// Platforms defaults to DefaultPlatforms.
+	// Platforms defaults to DefaultPlatforms().
 	Platforms []string
 	// Size is the size in bytes of the executable inside each zip; small
 	// when zero.
 	Size int64
 }
 
-// DefaultPlatforms are the platforms of a Version that names none.
-var DefaultPlatforms = []string{"darwin_arm64", "linux_amd64", "windows_amd64"}
+// DefaultPlatforms returns the platforms of a Version that names none.
+func DefaultPlatforms() []string { return []string{"darwin_arm64", "linux_amd64", "windows_amd64"} }
 
 // Server is a running fake registry and network mirror.
 type Server struct {

@@ -9,9 +9,9 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// DefaultHostnames are the registry hostnames a standalone server answers
-// for when the caller names none.
-var DefaultHostnames = []string{"registry.opentofu.org", "registry.example.com"}
+// DefaultHostnames returns the registry hostnames a standalone server
+// answers for when the caller names none.
+func DefaultHostnames() []string { return []string{"registry.opentofu.org", "registry.example.com"} }
 
 // Standalone is a server prepared for a child process: the CA certificate
 // and a CLI configuration file are written to disk, and Env lists the
@@ -70,7 +70,7 @@ func prepareStandalone(s *Server, dir string, hostnames []string) (*Standalone, 
 // hostname pointing its providers.v1 service at this server.
 func (s *Server) CLIConfig(hostnames ...string) string {
 	if len(hostnames) == 0 {
-		hostnames = DefaultHostnames
+		hostnames = DefaultHostnames()
 	}
 	var b strings.Builder
 	for _, h := range hostnames {

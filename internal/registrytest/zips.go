@@ -12,7 +12,7 @@ import (
 )
 
 // zipTime is the modification time of every entry in a generated zip.
-var zipTime = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+func zipTime() time.Time { return time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC) }
 
 // packageID names one package: provider, version and platform.
 type packageID struct {
@@ -98,7 +98,7 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 // follows the requested content size.
 func writeZip(w io.Writer, id packageID, size int64) ([]byte, error) {
 	zw := zip.NewWriter(w)
-	hdr := &zip.FileHeader{Name: id.binaryName(), Method: zip.Store, Modified: zipTime}
+	hdr := &zip.FileHeader{Name: id.binaryName(), Method: zip.Store, Modified: zipTime()}
 	hdr.SetMode(0o755)
 	fw, err := zw.CreateHeader(hdr)
 	if err != nil {
