@@ -101,3 +101,17 @@ func Setup(opts Options, hostnames ...string) func(*testscript.Env) error {
 		return nil
 	}
 }
+
+// HostServices returns host-block data pointing each hostname's
+// providers.v1 service at this server, in the shape of
+// registry.Settings.HostServices (DefaultHostnames() when none given).
+func (s *Server) HostServices(hostnames ...string) map[string]map[string]any {
+	if len(hostnames) == 0 {
+		hostnames = DefaultHostnames()
+	}
+	out := make(map[string]map[string]any, len(hostnames))
+	for _, h := range hostnames {
+		out[h] = map[string]any{"providers.v1": s.ProvidersBaseURL()}
+	}
+	return out
+}
