@@ -199,7 +199,7 @@ func variableField(v *Variable, segs []string) (found, error) {
 		j, err := ctyToJSON(v.Default)
 		return valueResult(j), err
 	case "type":
-		return valueResult(TypeString(v.Type)), nil
+		return valueResult(TypeString(v.ConstraintType)), nil
 	case "description":
 		return valueResult(v.Description), nil
 	case "sensitive":

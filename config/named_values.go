@@ -73,12 +73,12 @@ func decodeVariableBlock(block *hcl.Block, override bool) (*Variable, hcl.Diagno
 		ty, defaults, tyDiags := typeexpr.TypeConstraintWithDefaults(attr.Expr)
 		diags = append(diags, tyDiags...)
 		if !tyDiags.HasErrors() {
-			v.Type, v.ConstraintType, v.TypeDefaults = ty, ty, defaults
+			v.Type, v.ConstraintType, v.TypeDefaults = ty.WithoutOptionalAttributesDeep(), ty, defaults
 		} else {
 			v.Type, v.ConstraintType = cty.DynamicPseudoType, cty.DynamicPseudoType
 		}
 		v.ParsingMode = VariableParseHCL
-		if ty == cty.String {
+		if ty.IsPrimitiveType() {
 			v.ParsingMode = VariableParseLiteral
 		}
 	}

@@ -45,7 +45,7 @@ func decodeRequiredProvidersBlock(block *hcl.Block) (*requiredProvidersBlock, hc
 // whether the block already produced errors (step 5 of the algorithm).
 func decodeRequiredProvider(attr *hcl.Attribute, hadErrors bool) (*RequiredProvider, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
-	rp := &RequiredProvider{Name: attr.Name, DeclRange: attr.Range}
+	rp := &RequiredProvider{Name: attr.Name, DeclRange: attr.Expr.Range()}
 	exprRange := attr.Expr.Range()
 
 	// Legacy string form: a constant primitive is a version constraint.
@@ -87,6 +87,7 @@ func decodeRequiredProvider(attr *hcl.Attribute, hadErrors bool) (*RequiredProvi
 			Subject:  exprRange.Ptr(),
 		})
 	}
+	rp.entryRange = attr.Range
 	sourceSet := false
 	for _, kv := range kvs {
 		key, keyDiags := kv.Key.Value(nil)
@@ -151,7 +152,7 @@ func (rp *RequiredProvider) decodeVersion(expr hcl.Expression) hcl.Diagnostics {
 		})
 	}
 	s := val.AsString()
-	rp.Requirement = VersionConstraint{Required: s, Set: true, DeclRange: expr.Range()}
+	rp.Requirement = VersionConstraint{Required: s, Set: true, DeclRange: rp.entryRange}
 	if _, err := goversion.NewConstraint(s); err != nil {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,

@@ -26,8 +26,8 @@ type Variable struct {
 	Description string
 	// Default is cty.NilVal when the variable has no default.
 	Default cty.Value
-	// Type is the type constraint with optional-attribute markers;
-	// ConstraintType the same without defaults applied. cty.NilType means
+	// ConstraintType is the type constraint as written (with optional
+	// attribute markers); Type the same without them. cty.NilType means
 	// unset (override files only).
 	Type           cty.Type
 	ConstraintType cty.Type
@@ -185,9 +185,12 @@ type RequiredProvider struct {
 	// Requirement is the version constraint as written.
 	Requirement          VersionConstraint
 	ConfigurationAliases []ProviderConfigRef
-	// DeclRange is the whole NAME = VALUE entry.
+	// DeclRange is the entry's value; Requirement.DeclRange the whole
+	// NAME = VALUE entry.
 	DeclRange hcl.Range
 	Syntax    *Attribute
+
+	entryRange hcl.Range
 }
 
 // VersionConstraint is a version constraint kept as written.
