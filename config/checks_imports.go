@@ -74,7 +74,8 @@ var importBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "provider"},
 		{Name: "for_each"},
-		{Name: "id", Required: true},
+		{Name: "id"},
+		{Name: "identity"},
 		{Name: "to", Required: true},
 	},
 }
@@ -87,6 +88,9 @@ func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 	}
 	if attr, ok := content.Attributes["id"]; ok {
 		imp.ID = attr.Expr
+	}
+	if attr, ok := content.Attributes["identity"]; ok {
+		imp.Identity = attr.Expr
 	}
 	if attr, ok := content.Attributes["for_each"]; ok {
 		imp.ForEach = attr.Expr

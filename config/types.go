@@ -323,6 +323,7 @@ type Check struct {
 // Import is an import block.
 type Import struct {
 	To, ID, ForEach   hcl.Expression
+	Identity          hcl.Expression
 	ProviderConfigRef *ProviderConfigRef
 	Provider          addrs.Provider
 	// ResolvedTo is the static target address (e.g. null_resource.r), ""
