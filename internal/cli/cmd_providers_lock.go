@@ -1,9 +1,341 @@
 package cli
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
 
-// runProvidersLock is not built yet; its issue replaces this file.
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/cliconfig"
+	"github.com/tfdeps/tfdeps/internal/providerlock"
+	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/internal/sources"
+	"github.com/tfdeps/tfdeps/lockfile"
+	"github.com/tfdeps/tfdeps/requirements"
+	"github.com/tfdeps/tfdeps/versions"
+)
+
+const providersLockUsage = `
+Usage: tfdeps [global options] providers lock [options] [providers...]
+
+  Normally the dependency lock file (.terraform.lock.hcl) is updated
+  automatically by "tfdeps init", but the information available to the
+  normal provider installer can be constrained when you're installing
+  providers from filesystem or network mirrors, and so the generated lock
+  file can end up incomplete.
+
+  The "providers lock" subcommand addresses that by updating the lock file
+  based on the official packages available in the origin registry, ignoring
+  the currently-configured installation strategy.
+
+  After this command succeeds, the lock file will contain suitable checksums
+  to allow installation of the providers needed by the current configuration
+  on all of the selected platforms.
+
+  By default this command updates the lock file for every provider declared
+  in the configuration. You can override that behavior by providing one or
+  more provider source addresses on the command line.
+
+Options:
+
+  -fs-mirror=dir      Consult the given filesystem mirror directory instead
+                      of the origin registry for each of the given providers.
+
+  -net-mirror=url     Consult the given network mirror (given as a base URL)
+                      instead of the origin registry for each of the given
+                      providers. -fs-mirror and -net-mirror are mutually
+                      exclusive.
+
+  -platform=os_arch   Choose a target platform to request package checksums
+                      for. May be repeated; default: the current platform.
+
+  -parallelism=N      At most N concurrent requests per host, and N packages
+                      handled at once (default 4).
+
+  -recursive          Lock every root module at or below the current
+                      directory, sharing downloads and hashes between them.
+
+  -no-hash-cache      Neither read nor write the persistent hash cache
+                      (TFDEPS_HASH_CACHE_DIR, default: the user cache
+                      directory).
+
+  -download-all       Download and hash every package, as OpenTofu does,
+                      instead of using the hash cache or registry-reported
+                      hashes.
+`
+
+// providersLockOptions are the flags of "tfdeps providers lock".
+type providersLockOptions struct {
+	platforms    []string
+	fsMirror     string
+	netMirror    string
+	parallelism  int
+	recursive    bool
+	noHashCache  bool
+	downloadAll  bool
+	providerArgs []string
+}
+
+// runProvidersLock implements "tfdeps providers lock".
 func runProvidersLock(m *Meta, args []string) int {
-	fmt.Fprintln(m.Stderr, "Error: this command is not implemented yet")
-	return 1
+	var o providersLockOptions
+	fs := newFlagSet(m, "providers lock", providersLockUsage)
+	fs.Var((*stringList)(&o.platforms), "platform", "")
+	fs.StringVar(&o.fsMirror, "fs-mirror", "", "")
+	fs.StringVar(&o.netMirror, "net-mirror", "", "")
+	fs.IntVar(&o.parallelism, "parallelism", providerlock.DefaultParallelism, "")
+	fs.BoolVar(&o.recursive, "recursive", false, "")
+	fs.BoolVar(&o.noHashCache, "no-hash-cache", false, "")
+	fs.BoolVar(&o.downloadAll, "download-all", false, "")
+	var ignored stringList
+	fs.Var(&ignored, "var", "")
+	fs.Var(&ignored, "var-file", "")
+	if code, ok := parseFlags(m, fs, args); !ok {
+		return code
+	}
+	o.providerArgs = fs.Args()
+	if o.fsMirror != "" && o.netMirror != "" {
+		p := newDiagPrinter(m, nil)
+		p.extraNewline = true
+		p.Print(hcl.Diagnostics{errorDiag("Invalid installation method options",
+			"The -fs-mirror and -net-mirror command line options are mutually-exclusive.")})
+		fmt.Fprintf(m.Stderr, "For more help on using this command, run:\n  tfdeps %s -help\n", fs.Name())
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return newLockRun(m, o).run(ctx)
+}
+
+// lockRun is one execution of providers lock.
+type lockRun struct {
+	m         *Meta
+	opts      providersLockOptions
+	platforms []addrs.Platform
+	diags     hcl.Diagnostics // argument problems, reported with the others
+	locker    *providerlock.Locker
+}
+
+func newLockRun(m *Meta, o providersLockOptions) *lockRun {
+	r := &lockRun{m: m, opts: o}
+	r.platforms, r.diags = parsePlatformFlags(m, o.platforms)
+	cfg := loadCLIConfig(m, cliConfigOptions())
+	client := limitedRegistryClient(m, cfg, o.parallelism)
+	src, d := lockSource(m, o, client)
+	if d != nil {
+		r.diags = append(r.diags, d)
+	}
+	if o.recursive && src != nil {
+		src = sources.NewMemoize(src)
+	}
+	r.locker = &providerlock.Locker{
+		Source: src, Client: client, Parallelism: o.parallelism,
+		DownloadAll: o.downloadAll, Getenv: m.Getenv,
+	}
+	if dir := providerlock.DefaultHashCacheDir(m.Getenv, os.UserCacheDir); dir != "" && !o.noHashCache {
+		r.locker.Cache = providerlock.NewHashCache(dir)
+	}
+	return r
+}
+
+// parsePlatformFlags parses -platform values; none means this platform.
+func parsePlatformFlags(m *Meta, values []string) ([]addrs.Platform, hcl.Diagnostics) {
+	if len(values) == 0 {
+		values = []string{m.Platform}
+	}
+	var out []addrs.Platform
+	var diags hcl.Diagnostics
+	for _, s := range values {
+		p, err := addrs.ParsePlatform(s)
+		if err != nil {
+			diags = append(diags, errorDiag("Invalid target platform", fmt.Sprintf(
+				"The string %q given in the -platform option is not a valid target platform: %s.", s, err)))
+			continue
+		}
+		out = append(out, p)
+	}
+	return out, diags
+}
+
+// limitedRegistryClient is the registry client with at most n concurrent
+// requests per host.
+func limitedRegistryClient(m *Meta, cfg *cliconfig.Config, n int) *registry.Client {
+	base := registry.Settings{
+		Transport:       providerlock.LimitHosts(http.DefaultTransport.(*http.Transport).Clone(), n),
+		Getenv:          m.Getenv,
+		EmulatedVersion: m.TofuVersion,
+		UserAgent:       "tfdeps/" + Version,
+	}
+	return registry.New(sources.RegistrySettings(cfg, base))
+}
+
+// lockSource is exactly one source: the named mirror, else the origin
+// registries; provider_installation is ignored.
+func lockSource(m *Meta, o providersLockOptions, client *registry.Client) (sources.Source, *hcl.Diagnostic) {
+	switch {
+	case o.fsMirror != "":
+		return sources.NewFilesystemMirror(o.fsMirror), nil
+	case o.netMirror != "":
+		u, err := url.Parse(o.netMirror)
+		if err != nil || u.Scheme != "https" {
+			return nil, errorDiag("Invalid network mirror URL", "The -net-mirror option requires a valid https: URL as the mirror base URL.")
+		}
+		return sources.NewNetworkMirror(u, sources.NetworkMirrorOptions{Settings: client.Settings(), Credentials: client.Credentials()}), nil
+	}
+	return sources.NewRegistry(client, m.Getenv, nil), nil
+}
+
+func (r *lockRun) run(ctx context.Context) int {
+	if !r.opts.recursive {
+		return r.lockDir(ctx, ".")
+	}
+	roots, err := providerlock.FindRootModules(".")
+	if err == nil && len(roots) == 0 {
+		err = fmt.Errorf("no directory at or below the current one holds configuration files with a lock file or a required_providers block")
+	}
+	if err != nil {
+		r.printDiags(hcl.Diagnostics{errorDiag("No root modules found", err.Error()+".")}, nil)
+		return 1
+	}
+	code := 0
+	for _, dir := range roots {
+		fmt.Fprintf(r.m.Stdout, "\nLocking providers for root module %s...\n", dir)
+		if c := r.lockDir(ctx, dir); c != 0 {
+			code = c
+		}
+	}
+	return code
+}
+
+// lockDir locks the root module in dir.
+func (r *lockRun) lockDir(ctx context.Context, dir string) int {
+	reqs, res, diags := r.requirements(dir)
+	lockPath := filepath.Join(dir, lockFileName)
+	var locks *lockfile.Locks
+	if !diags.HasErrors() {
+		var lockDiags hcl.Diagnostics
+		locks, _, lockDiags = lockfile.ReadFile(lockPath, lockfile.ReadOptions{TofuVersion: r.m.TofuVersion})
+		diags = append(diags, lockDiags...)
+		if !lockDiags.HasErrors() {
+			diags = append(diags, locks.MigrateTerraformRegistry()...)
+		}
+	}
+	if diags.HasErrors() {
+		r.printDiags(diags, res)
+		return 1
+	}
+	result := r.locker.Collect(ctx, reqs, locks, r.platforms, r.events())
+	if failed := result.Failed(); failed != nil {
+		diags = append(diags, errorDiag("Could not retrieve providers for locking", fmt.Sprintf(
+			"OpenTofu failed to fetch the requested providers for %s in order to calculate their checksums: %s.", failed.Platform, failed.Err)))
+		r.printDiags(diags, res)
+		return 1
+	}
+	newLocks, lines, changed := providerlock.Merge(locks, reqs, result)
+	r.printObtained(lines)
+	diags = append(diags, lockfile.WriteFile(lockPath, newLocks, lockfile.OpenTofu)...)
+	r.printDiags(diags, res)
+	if diags.HasErrors() {
+		return 1
+	}
+	if changed {
+		fmt.Fprint(r.m.Stdout, "\nSuccess! OpenTofu has updated the lock file.\n")
+		fmt.Fprint(r.m.Stdout, "\nReview the changes in .terraform.lock.hcl and then commit to your\nversion control system to retain the new checksums.\n\n")
+	} else {
+		fmt.Fprint(r.m.Stdout, "\nSuccess! OpenTofu has validated the lock file and found no need for changes.\n")
+	}
+	return 0
+}
+
+// requirements loads dir's configuration (no test files, no state) and
+// returns its lockable requirements, narrowed to the provider arguments.
+func (r *lockRun) requirements(dir string) (providerlock.Requirements, *requirements.Result, hcl.Diagnostics) {
+	diags := append(hcl.Diagnostics{}, r.diags...)
+	res, cfgDiags := requirements.Load(dir, requirements.Options{Config: []config.Option{config.WithTofuVersion(r.m.TofuVersion)}})
+	diags = append(diags, cfgDiags...)
+	all := map[addrs.Provider]versions.Constraints{}
+	if res != nil {
+		all = res.Providers
+	}
+	reqs := providerlock.Requirements{}
+	for p, c := range all {
+		reqs[p] = c
+	}
+	if len(r.opts.providerArgs) > 0 {
+		reqs = providerlock.Requirements{}
+		for _, raw := range r.opts.providerArgs {
+			p, d := addrs.ParseProviderSourceDiags(raw, nil)
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				continue
+			}
+			c, ok := all[p]
+			if !ok {
+				diags = append(diags, errorDiag("Invalid provider argument", fmt.Sprintf("The provider %s is not required by the current configuration.", p)))
+				continue
+			}
+			reqs[p] = c
+		}
+	}
+	for p := range reqs {
+		if p.IsBuiltIn() || p.IsLegacy() {
+			delete(reqs, p)
+		}
+	}
+	return reqs, res, diags
+}
+
+// events prints the two progress lines of providers lock.
+func (r *lockRun) events() *providerlock.Events {
+	out := r.m.Stdout
+	return &providerlock.Events{
+		Fetching: func(p addrs.Provider, v versions.Version, pl addrs.Platform) {
+			fmt.Fprintf(out, "- Fetching %s %s for %s...\n", p.ForDisplay(), v, pl)
+		},
+		Warning: func(line string) { fmt.Fprintln(out, line) },
+		Retrieved: func(p addrs.Provider, v versions.Version, pl addrs.Platform, auth *registry.AuthResult) {
+			if auth.Signed() {
+				fmt.Fprintf(out, "- Retrieved %s %s for %s (%s, key ID %s)\n", p.ForDisplay(), v, pl, auth.Summary(), strings.Join(auth.KeyIDs(), ", "))
+				return
+			}
+			fmt.Fprintf(out, "- Retrieved %s %s for %s (%s)\n", p.ForDisplay(), v, pl, auth.Summary())
+		},
+	}
+}
+
+var obtainedTexts = map[providerlock.ObtainedKind]string{
+	providerlock.NewProvider:    "This was a new provider and the checksums for this platform are now tracked in the lock file",
+	providerlock.AlreadyTracked: "All checksums for this platform were already tracked in the lock file",
+	providerlock.Additional:     "Additional checksums for this platform are now tracked in the lock file",
+}
+
+func (r *lockRun) printObtained(lines []providerlock.Obtained) {
+	for _, l := range lines {
+		fmt.Fprintf(r.m.Stdout, "- Obtained %s checksums for %s; %s\n", l.Provider.ForDisplay(), l.Platform, obtainedTexts[l.Kind])
+	}
+}
+
+// printDiags prints diagnostics with source snippets from the module tree
+// and the lock file, one extra newline after each.
+func (r *lockRun) printDiags(diags hcl.Diagnostics, res *requirements.Result) {
+	if len(diags) == 0 {
+		return
+	}
+	files := sourceFiles(diags)
+	if res != nil {
+		for name, f := range treeFiles(res.Tree) {
+			files[name] = f
+		}
+	}
+	p := newDiagPrinter(r.m, files)
+	p.extraNewline = true
+	p.Print(diags)
 }

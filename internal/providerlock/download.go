@@ -1,0 +1,106 @@
+package providerlock
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/tfdeps/tfdeps/hashes"
+	"github.com/tfdeps/tfdeps/internal/installer"
+	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/internal/sources"
+)
+
+// download fetches the archive into a temporary directory, authenticates
+// it with the source's checks and hashes its extracted content, as the
+// installer does into its staging directory. The result is cached.
+func (l *Locker) download(ctx context.Context, meta sources.PackageMeta, loc sources.HTTPURL) obtained {
+	if l.Client == nil {
+		return obtained{err: errNoDownloader}
+	}
+	tmp, err := os.MkdirTemp(l.TempDir, "terraform-providers-lock")
+	if err != nil {
+		return obtained{err: err}
+	}
+	defer os.RemoveAll(tmp)
+	a, err := l.Client.Download(ctx, registry.DownloadRequest{URL: loc.URL, Dir: tmp, Retries: meta.DownloadRetries})
+	if err != nil {
+		return obtained{err: err}
+	}
+	var auth *registry.AuthResult
+	if meta.Authentication != nil {
+		if auth, err = meta.Authentication.AuthenticateArchive(a); err != nil {
+			return obtained{err: err}
+		}
+	}
+	dirH1, err := l.extractAndHash(ctx, meta, a.Path, tmp)
+	if err != nil {
+		return obtained{err: err}
+	}
+	l.remember(meta, a, dirH1)
+	return obtained{auth: auth, dirH1: dirH1, via: Downloaded}
+}
+
+// fromArchive handles a zip on local storage (a packed filesystem
+// mirror): authentication when the source has any, then extraction.
+func (l *Locker) fromArchive(ctx context.Context, meta sources.PackageMeta, path string) obtained {
+	var auth *registry.AuthResult
+	if meta.Authentication != nil {
+		info, err := os.Stat(path)
+		if err != nil {
+			return obtained{err: err}
+		}
+		zh, err := hashes.ZipHashFile(path)
+		if err != nil {
+			return obtained{err: fmt.Errorf("failed to calculate checksum for %s %s package at %s: %s", meta.Provider, meta.Version, path, err)}
+		}
+		a := &registry.Archive{Path: path, Size: info.Size()}
+		if _, err := hex.Decode(a.SHA256[:], []byte(zh.Value())); err != nil {
+			return obtained{err: err}
+		}
+		if auth, err = meta.Authentication.AuthenticateArchive(a); err != nil {
+			return obtained{err: err}
+		}
+	}
+	tmp, err := os.MkdirTemp(l.TempDir, "terraform-providers-lock")
+	if err != nil {
+		return obtained{err: err}
+	}
+	defer os.RemoveAll(tmp)
+	dirH1, err := l.extractAndHash(ctx, meta, path, tmp)
+	return obtained{auth: auth, dirH1: dirH1, via: Downloaded, err: err}
+}
+
+// extractAndHash unpacks the archive under tmp and returns the h1: of the
+// package directory, which must hold the provider's executable.
+func (l *Locker) extractAndHash(ctx context.Context, meta sources.PackageMeta, zipPath, tmp string) (hashes.Hash, error) {
+	dir := filepath.Join(tmp, "package")
+	h1, err := installer.ExtractFile(ctx, zipPath, dir, l.Extract)
+	if err != nil {
+		return "", err
+	}
+	if _, err := installer.FindExecutable(dir, meta.Provider.Type); err != nil {
+		return "", fmt.Errorf("provider binary not found: %s", err)
+	}
+	return h1, nil
+}
+
+// remember stores the verified hashes of a downloaded archive. Network
+// mirrors check archives by their zip h1:, so that is computed for them.
+// A cache that cannot be written only costs a download next time.
+func (l *Locker) remember(meta sources.PackageMeta, a *registry.Archive, dirH1 hashes.Hash) {
+	if l.Cache == nil {
+		return
+	}
+	e := CacheEntry{ZH: a.ZH(), H1: dirH1, Size: a.Size}
+	if _, ok := meta.Authentication.(*sources.MirrorAuthentication); ok {
+		zipH1, err := hashes.HashZipFile(a.Path)
+		if err != nil {
+			return
+		}
+		e.ZipH1 = zipH1
+	}
+	_ = l.Cache.Put(meta.Provider, meta.Version, meta.TargetPlatform, e)
+}
