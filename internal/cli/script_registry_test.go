@@ -9,8 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -34,6 +34,7 @@ func TestRegistryScripts(t *testing.T) {
 			"fakereq":    cmdFakeReq,
 			"fakefault":  cmdFakeFault,
 			"fakemirror": cmdFakeMirror,
+			"fakewait":   cmdFakeWait,
 		},
 	})
 }
@@ -48,21 +49,26 @@ type fakeConfig struct {
 }
 
 // defaultFakeProviders are served when a script has no fake.json.
-var defaultFakeProviders = []registrytest.Provider{
-	{Namespace: "hashicorp", Type: "null", Versions: []registrytest.Version{{Version: "3.1.0"}, {Version: "3.2.1"}}},
-	{Namespace: "hashicorp", Type: "random", Versions: []registrytest.Version{{Version: "3.5.1"}, {Version: "3.6.0"}}},
-	{Namespace: "acme", Type: "baz", Versions: []registrytest.Version{{Version: "1.0.0"}, {Version: "1.1.0"}, {Version: "2.0.0"}}},
+func defaultFakeProviders() []registrytest.Provider {
+	return []registrytest.Provider{
+		{Namespace: "hashicorp", Type: "null", Versions: []registrytest.Version{{Version: "3.1.0"}, {Version: "3.2.1"}}},
+		{Namespace: "hashicorp", Type: "random", Versions: []registrytest.Version{{Version: "3.5.1"}, {Version: "3.6.0"}}},
+		{Namespace: "acme", Type: "baz", Versions: []registrytest.Version{{Version: "1.0.0"}, {Version: "1.1.0"}, {Version: "2.0.0"}}},
+	}
 }
 
 func registryScriptSetup(env *testscript.Env) error {
 	if err := scriptSetup(env); err != nil {
 		return err
 	}
-	cfg := fakeConfig{Providers: defaultFakeProviders}
+	var cfg fakeConfig
 	if src, err := os.ReadFile(filepath.Join(env.WorkDir, "fake.json")); err == nil {
 		if err := json.Unmarshal(src, &cfg); err != nil {
 			return fmt.Errorf("fake.json: %w", err)
 		}
+	}
+	if cfg.Providers == nil {
+		cfg.Providers = defaultFakeProviders()
 	}
 	opts := registrytest.Options{Providers: cfg.Providers, NoPackagesMap: cfg.NoPackagesMap, NoSigningKeys: cfg.NoSigningKeys, Warnings: cfg.Warnings}
 	if err := registrytest.Setup(opts, cfg.Hostnames...)(env); err != nil {
@@ -197,4 +203,22 @@ func fetchFile(s *registrytest.Standalone, url, path string) error {
 	return errors.Join(err, f.Close())
 }
 
-var _ = strings.TrimSpace
+// cmdFakeWait: "fakewait ENDPOINT N" waits (up to a minute) until N
+// requests reached ENDPOINT, e.g. until a download has started.
+func cmdFakeWait(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: fakewait ENDPOINT N")
+	}
+	e, ok := fakeEndpoints[args[0]]
+	want, err := strconv.Atoi(args[1])
+	if !ok || err != nil {
+		ts.Fatalf("fakewait: bad arguments %q", args)
+	}
+	s := fakeServer(ts)
+	for deadline := time.Now().Add(time.Minute); s.Count(e) < want; {
+		if time.Now().After(deadline) {
+			ts.Fatalf("fakewait: %d requests to %s after a minute, want %d", s.Count(e), args[0], want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
