@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Benchmark of `tfdeps init`: 10 providers of 50 MB each (linux_amd64) from
+# the fake registry over loopback, with a plugin cache:
+#   cold  - empty plugin cache, no lock file, no .terraform;
+#   warm  - populated cache, new working directory, no lock file
+#           (tfdeps reuses the cached packages without downloading them);
+#   warm+lock - populated cache, new working directory, lock file present.
+# Next to them, the floor: reading, inflating and hashing the same zips with
+# standard tools (sha256sum + unzip), sequentially and 8 at a time.
+# Wall time is the best of RUNS runs; peak RSS from /usr/bin/time -v.
+#
+# Usage: bench/init.sh [N_PROVIDERS] [SIZE_MB] [RUNS]   (default 10 50 3)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+n=${1:-10}
+mb=${2:-50}
+runs=${3:-3}
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+go build -o "$work/tfdeps" ./cmd/tfdeps
+go build -o "$work/fakeserver" ./bench/initbench/fakeserver
+"$work/fakeserver" -dir "$work" -n "$n" -mb "$mb" &
+server_pid=$!
+for _ in $(seq 1 600); do
+	[ -f "$work/env" ] && break
+	sleep 0.1
+done
+[ -f "$work/env" ] || { echo "fake registry did not start" >&2; exit 1; }
+set -a
+# shellcheck disable=SC1091
+. "$work/env"
+set +a
+export HOME="$work/home" TF_IN_AUTOMATION=1 CI=1
+mkdir -p "$HOME"
+
+mkdir -p "$work/config"
+{
+	echo 'terraform {'
+	echo '  required_providers {'
+	for i in $(seq -f '%02g' 1 "$n"); do
+		echo "    p$i = { source = \"bench/p$i\" }"
+	done
+	echo '  }'
+	echo '}'
+} >"$work/config/main.tf"
+
+# measure NAME SETUP: runs SETUP then tfdeps init in a fresh copy of the
+# configuration, RUNS times; prints the best wall time and its peak RSS.
+measure() {
+	local name=$1 setup=$2 best="" rss=""
+	for _ in $(seq 1 "$runs"); do
+		rm -rf "$work/wd" && cp -r "$work/config" "$work/wd"
+		eval "$setup"
+		(cd "$work/wd" && /usr/bin/time -f '%e %M' -o "$work/time" "$work/tfdeps" init >"$work/out" 2>&1) ||
+			{ cat "$work/out" >&2; exit 1; }
+		read -r t m <"$work/time"
+		if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; rss=$m; fi
+	done
+	printf '%-34s %8.2f s %8.1f MB\n' "$name" "$best" "$(awk "BEGIN{print $rss/1024}")"
+}
+
+export TF_PLUGIN_CACHE_DIR="$work/cache"
+measure "tfdeps init, cold cache" 'rm -rf "$work/cache"; mkdir -p "$work/cache"'
+cp "$work/wd/.terraform.lock.hcl" "$work/lock"
+measure "tfdeps init, warm cache" ':'
+measure "tfdeps init, warm cache + lock" 'cp "$work/lock" "$work/wd/.terraform.lock.hcl"'
+
+# The floor: the same zips, read + hashed + inflated with standard tools.
+mkdir -p "$work/zips"
+for i in $(seq -f '%02g' 1 "$n"); do
+	curl -sk -o "$work/zips/p$i.zip" "${FAKE_REGISTRY_URL%/v1/providers/}/files/bench/p$i/1.0.0/terraform-provider-p${i}_1.0.0_linux_amd64.zip"
+done
+floor() {
+	local name=$1 par=$2 best="" rss=""
+	for _ in $(seq 1 "$runs"); do
+		rm -rf "$work/unz" && mkdir -p "$work/unz"
+		/usr/bin/time -f '%e %M' -o "$work/time" sh -c \
+			"ls '$work'/zips/*.zip | xargs -P $par -I{} sh -c 'sha256sum {} >/dev/null && unzip -q -o {} -d \"$work/unz/\$(basename {} .zip)\"'"
+		read -r t m <"$work/time"
+		if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; rss=$m; fi
+	done
+	printf '%-34s %8.2f s %8.1f MB\n' "$name" "$best" "$(awk "BEGIN{print $rss/1024}")"
+}
+floor "floor: sha256sum+unzip, sequential" 1
+floor "floor: sha256sum+unzip, 8 parallel" 8
+echo "($n providers x $mb MB, best of $runs, $(nproc) CPUs; targets: cold <= 1.3x floor, warm < 0.5 s)"
