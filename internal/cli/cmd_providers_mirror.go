@@ -1,9 +1,169 @@
 package cli
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
 
-// runProvidersMirror is not built yet; its issue replaces this file.
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/mirror"
+	"github.com/tfdeps/tfdeps/internal/providerlock"
+	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/internal/sources"
+	"github.com/tfdeps/tfdeps/lockfile"
+	"github.com/tfdeps/tfdeps/requirements"
+	"github.com/tfdeps/tfdeps/versions"
+)
+
+const providersMirrorUsage = `
+Usage: tfdeps [global options] providers mirror [options] <target-dir>
+
+  Populates a local directory with copies of the provider plugins needed for
+  the current configuration, so that the directory can be used either
+  directly as a filesystem mirror or as the basis for a network mirror and
+  thus obtain those providers without access to their origin registries in
+  future.
+
+  The mirror directory will contain JSON index files that can be published
+  along with the mirrored packages on a static HTTP file server to produce
+  a network mirror. Those index files will be ignored if the directory is
+  used instead as a local filesystem mirror. Unlike OpenTofu's, they list
+  both the h1: and zh: hash of every package.
+
+Options:
+
+  -platform=os_arch  Choose which target platform to build a mirror for.
+                     May be repeated; default: the current platform.
+
+  -parallelism=N     At most N concurrent requests per host (default 4).
+`
+
+// runProvidersMirror implements "tfdeps providers mirror".
 func runProvidersMirror(m *Meta, args []string) int {
-	fmt.Fprintln(m.Stderr, "Error: this command is not implemented yet")
-	return 1
+	var platformFlags []string
+	fs := newFlagSet(m, "providers mirror", providersMirrorUsage)
+	fs.Var((*stringList)(&platformFlags), "platform", "")
+	parallelism := fs.Int("parallelism", providerlock.DefaultParallelism, "")
+	var ignored stringList
+	fs.Var(&ignored, "var", "")
+	fs.Var(&ignored, "var-file", "")
+	if code, ok := parseFlags(m, fs, args); !ok {
+		return code
+	}
+	var diags hcl.Diagnostics
+	if fs.NArg() != 1 {
+		diags = append(diags, errorDiag("Wrong number of arguments", "The providers mirror command requires an output directory as a command-line argument."))
+		printMirrorDiags(m, diags, nil)
+		return 1
+	}
+	platforms, platformDiags := parsePlatformFlags(m, platformFlags)
+	diags = append(diags, platformDiags...)
+	res, cfgDiags := requirements.Load(".", requirements.Options{Config: []config.Option{config.WithTofuVersion(m.TofuVersion)}})
+	diags = append(diags, cfgDiags...)
+	locks, _, lockDiags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
+	diags = append(diags, lockDiags...)
+	if !lockDiags.HasErrors() {
+		diags = append(diags, locks.MigrateTerraformRegistry()...)
+	}
+	if diags.HasErrors() {
+		printMirrorDiags(m, diags, res)
+		return 1
+	}
+	reqs := lockableRequirements(res)
+	diags = append(diags, mirrorConsistency(reqs, locks)...)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cfg := loadCLIConfig(m, cliConfigOptions())
+	client := limitedRegistryClient(m, cfg, *parallelism)
+	b := &mirror.Builder{
+		Source: sources.NewMemoize(sources.NewRegistry(client, m.Getenv, nil)), Client: client,
+		Target: fs.Arg(0), Parallelism: *parallelism,
+	}
+	req := mirror.Request{Requirements: reqs, Platforms: platforms, Locked: map[addrs.Provider]versions.Version{}}
+	for _, l := range locks.Providers() {
+		req.Locked[l.Provider()] = l.Version()
+	}
+	for _, pr := range b.Build(ctx, req, mirrorEvents(m)) {
+		diags = append(diags, errorDiag(pr.Summary, pr.Detail))
+	}
+	printMirrorDiags(m, diags, res)
+	if diags.HasErrors() {
+		return 1
+	}
+	return 0
+}
+
+// lockableRequirements are the configuration's requirements without
+// legacy providers (built-in ones are skipped with a message).
+func lockableRequirements(res *requirements.Result) map[addrs.Provider]versions.Constraints {
+	out := map[addrs.Provider]versions.Constraints{}
+	if res == nil {
+		return out
+	}
+	for p, c := range res.Providers {
+		if !p.IsLegacy() {
+			out[p] = c
+		}
+	}
+	return out
+}
+
+// mirrorConsistency is OpenTofu's check of the configuration against a
+// non-empty lock file; processing continues after it.
+func mirrorConsistency(reqs map[addrs.Provider]versions.Constraints, locks *lockfile.Locks) hcl.Diagnostics {
+	if locks.Len() == 0 {
+		return nil
+	}
+	errs := lockfile.InconsistencyErrors(lockfile.Requirements(reqs), locks, lockfile.ConsistencyOptions{})
+	if len(errs) == 0 {
+		return nil
+	}
+	return hcl.Diagnostics{errorDiag("Inconsistent dependency lock file", fmt.Sprintf(
+		"To update the locked dependency selections to match a changed configuration, run:\n  tofu init -upgrade\n got:%v", errs))}
+}
+
+func mirrorEvents(m *Meta) *mirror.Events {
+	out := m.Stdout
+	return &mirror.Events{
+		Skipping: func(p addrs.Provider) {
+			fmt.Fprintf(out, "- Skipping %s because it is built in to OpenTofu CLI\n", p.ForDisplay())
+		},
+		Mirroring: func(p addrs.Provider) { fmt.Fprintf(out, "- Mirroring %s...\n", p.ForDisplay()) },
+		Selected: func(p addrs.Provider, v versions.Version, locked bool, c versions.Constraints) {
+			switch {
+			case locked:
+				fmt.Fprintf(out, "  - Selected v%s to match dependency lock file\n", v)
+			case c.String() != "":
+				fmt.Fprintf(out, "  - Selected v%s to meet constraints %s\n", v, c.String())
+			default:
+				fmt.Fprintf(out, "  - Selected v%s with no constraints\n", v)
+			}
+		},
+		Downloading: func(p addrs.Provider, pl addrs.Platform) {
+			fmt.Fprintf(out, "  - Downloading package for %s...\n", pl)
+		},
+		Authenticated: func(p addrs.Provider, pl addrs.Platform, auth *registry.AuthResult) {
+			fmt.Fprintf(out, "  - Package authenticated: %s\n", auth.Summary())
+		},
+	}
+}
+
+func printMirrorDiags(m *Meta, diags hcl.Diagnostics, res *requirements.Result) {
+	if len(diags) == 0 {
+		return
+	}
+	files := sourceFiles(diags)
+	if res != nil {
+		for name, f := range treeFiles(res.Tree) {
+			files[name] = f
+		}
+	}
+	p := newDiagPrinter(m, files)
+	p.extraNewline = true
+	p.Print(diags)
 }
