@@ -16,6 +16,14 @@
 // every diagnostic, with OpenTofu's Summary and Detail texts and source
 // ranges, in the order OpenTofu reports them.
 //
+// Where OpenTofu's result depends on Go map order, tfdeps is deterministic
+// (config-loading.md §9, providers.md §4.2): duplicate local values within a
+// file, unexpected arguments within a block, required_providers entries and
+// module-call static evaluation are all processed in source order. These
+// are tfdeps' only deviations from OpenTofu v1.12 here; the deep merge of
+// encryption blocks is simplified to per-argument replacement within
+// key_provider, method, state, plan and remote_state_data_sources blocks.
+//
 // The package does not evaluate expressions beyond constants, does not
 // collect provider requirements across a module tree, does not install
 // modules, and does not print anything; rendering a Document as text lives

@@ -43,10 +43,9 @@ type File struct {
 	TerraformBlocks []*Block
 	Languages       []*Block
 
-	// Diagnostics are this file's parse and decode diagnostics, and
-	// Incompatible its core-version errors (config-loading.md §4).
-	Diagnostics  hcl.Diagnostics
-	Incompatible hcl.Diagnostics
+	// Diagnostics are this file's parse, core-version (config-loading.md
+	// §4) and decode diagnostics, in that order.
+	Diagnostics hcl.Diagnostics
 }
 
 var configFileSchema = &hcl.BodySchema{
@@ -85,7 +84,7 @@ func decodeFile(f *hcl.File, name string, override bool, tofuVersion string) *Fi
 	if f == nil || f.Body == nil {
 		return file
 	}
-	file.Incompatible = sniffCoreVersion(f.Body, name, tofuVersion)
+	file.Diagnostics = append(file.Diagnostics, sniffCoreVersion(f.Body, name, tofuVersion)...)
 	content, diags := bodyContent(f.Body, configFileSchema)
 	file.Diagnostics = append(file.Diagnostics, diags...)
 	if content == nil {

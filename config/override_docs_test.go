@@ -30,11 +30,16 @@ func val(path string, v any) want { return want{path: path, value: v} }
 
 func loadMap(t *testing.T, files map[string]string) (*Module, hcl.Diagnostics) {
 	t.Helper()
+	return loadMapOpts(t, files)
+}
+
+func loadMapOpts(t *testing.T, files map[string]string, opts ...Option) (*Module, hcl.Diagnostics) {
+	t.Helper()
 	fsys := fstest.MapFS{}
 	for name, content := range files {
 		fsys[name] = &fstest.MapFile{Data: []byte(content)}
 	}
-	return LoadDir(".", WithFileSystem(FS(fsys)))
+	return LoadDir(".", append([]Option{WithFileSystem(FS(fsys))}, opts...)...)
 }
 
 func checkWants(t *testing.T, m *Module, wants []want) {
