@@ -69,6 +69,11 @@ func LoadDir(dir string, opts ...Option) (*Module, hcl.Diagnostics) {
 		}
 	}
 	diags = append(diags, m.assemble(decoded[:len(files.Primary)], decoded[len(files.Primary):])...)
+	if len(files.Tests) > 0 {
+		tests, testDiags := loadTestFiles(o, files)
+		m.Tests = tests
+		diags = append(diags, testDiags...)
+	}
 	if incompatible {
 		diags = onlyIncompatible(diags)
 	}

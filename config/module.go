@@ -45,6 +45,10 @@ type Module struct {
 	// Languages are the language blocks of the primary files.
 	Languages []*Block
 
+	// Tests are the test files, keyed by path relative to the module
+	// directory; empty unless WithTestsDir was given.
+	Tests map[string]*TestFile
+
 	primary, overrides []*File
 	document           *Document
 }
@@ -64,6 +68,7 @@ func newModule(dir string) *Module {
 		EphemeralResources: map[string]*Resource{},
 		Checks:             map[string]*Check{},
 		RequiredProviders:  &RequiredProviders{RequiredProviders: map[string]*RequiredProvider{}},
+		Tests:              map[string]*TestFile{},
 	}
 }
 

@@ -82,3 +82,28 @@ func TestDiscoverFiles(t *testing.T) {
 		t.Errorf("missing module dir: %v", diags)
 	}
 }
+
+func TestTestFiles(t *testing.T) {
+	fsys := fstest.MapFS{
+		"main.tf":            {Data: []byte("resource \"aws_instance\" \"x\" {}\n")},
+		"tests/a.tftest.hcl": {Data: []byte("provider \"aws\" {\n  region = \"x\"\n}\nrun \"one\" {\n  module {\n    source = \"./setup\"\n  }\n}\nrun \"two\" {}\n")},
+		"b.tofutest.json":    {Data: []byte(`{"run": {"three": {}}}`)},
+	}
+	m, diags := LoadDir(".", WithFileSystem(FS(fsys)), WithTestsDir("tests"))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if diff := cmp.Diff([]string{"b.tofutest.json", "tests/a.tftest.hcl"}, m.TestFileNames()); diff != "" {
+		t.Fatalf("test files (-want +got):\n%s", diff)
+	}
+	a := m.Tests["tests/a.tftest.hcl"]
+	if len(a.Providers) != 1 || a.Providers[0].Name != "aws" {
+		t.Errorf("providers = %+v", a.Providers)
+	}
+	if len(a.Runs) != 2 || a.Runs[0].ModuleSource != "./setup" || a.Runs[1].ModuleSource != "" {
+		t.Errorf("runs = %+v %+v", a.Runs[0], a.Runs[1])
+	}
+	if len(m.Tests["b.tofutest.json"].Runs) != 1 {
+		t.Errorf("JSON runs = %+v", m.Tests["b.tofutest.json"].Runs)
+	}
+}

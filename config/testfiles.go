@@ -1,0 +1,117 @@
+package config
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// TestFile is what the loader reads from a test file (.tftest.hcl,
+// .tofutest.hcl and their JSON forms): the provider blocks and run blocks
+// that matter for provider requirements (providers.md §5 step 5). Test
+// files are never part of the module's configuration.
+type TestFile struct {
+	Name      string
+	Providers []*ProviderConfig
+	Runs      []*TestRun
+}
+
+// TestRun is a run block; ModuleSource is its module { source } ("" when
+// the run tests the module under test itself).
+type TestRun struct {
+	Name         string
+	ModuleSource string
+	DeclRange    hcl.Range
+}
+
+var testFileSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "provider", LabelNames: []string{"name"}},
+		{Type: "run", LabelNames: []string{"name"}},
+	},
+}
+
+// loadTestFiles reads the discovered test files. Only syntax errors are
+// reported; the test language itself is not validated.
+func loadTestFiles(o options, files Files) (map[string]*TestFile, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	out := map[string]*TestFile{}
+	for i, name := range files.Tests {
+		src, err := o.fsys.ReadFile(name)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Failed to read file",
+				Detail:   fmt.Sprintf("The file %q could not be read.", name),
+			})
+			continue
+		}
+		tf, tfDiags := decodeTestFile(name, src)
+		diags = append(diags, tfDiags...)
+		out[files.TestKeys[i]] = tf
+	}
+	return out, diags
+}
+
+func decodeTestFile(name string, src []byte) (tf *TestFile, diags hcl.Diagnostics) {
+	tf = &TestFile{Name: name}
+	defer func() {
+		if r := recover(); r != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Failed to decode file",
+				Detail:   fmt.Sprintf("The file %q could not be decoded: internal error: %v.", name, r),
+			})
+		}
+	}()
+	f, diags := parseFile(name, src)
+	if f == nil || f.Body == nil {
+		return tf, diags
+	}
+	content, _, _ := f.Body.PartialContent(testFileSchema)
+	if content == nil {
+		return tf, diags
+	}
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "provider":
+			if p, _ := decodeProviderBlock(b); p != nil {
+				tf.Providers = append(tf.Providers, p)
+			}
+		case "run":
+			tf.Runs = append(tf.Runs, decodeTestRun(b))
+		}
+	}
+	return tf, diags
+}
+
+func decodeTestRun(b *hcl.Block) *TestRun {
+	run := &TestRun{Name: b.Labels[0], DeclRange: b.DefRange}
+	c, _, _ := b.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "module"}}})
+	if c == nil {
+		return run
+	}
+	for _, mb := range c.Blocks {
+		mc, _, _ := mb.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}}})
+		if mc == nil {
+			continue
+		}
+		if attr, ok := mc.Attributes["source"]; ok {
+			if v, d := attr.Expr.Value(nil); !d.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type().FriendlyName() == "string" {
+				run.ModuleSource = v.AsString()
+			}
+		}
+	}
+	return run
+}
+
+// TestFileNames returns the keys of m.Tests in order.
+func (m *Module) TestFileNames() []string {
+	names := make([]string, 0, len(m.Tests))
+	for n := range m.Tests {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
