@@ -78,7 +78,7 @@ func (c *collector) requiredProviders(m *config.Module, mod *Module) {
 		if rp == nil || rp.Type.IsZero() {
 			continue
 		}
-		cons := c.parse(rp.Requirement.Required, rp.Requirement.Set, rp.DeclRange)
+		cons := c.parse(rp.Requirement.Required, rp.Requirement.Set, rp.Requirement.DeclRange)
 		c.add(mod, rp.Type, Source{Kind: FromRequiredProviders, Name: name, Constraints: cons, Range: rp.DeclRange})
 		c.res.Explicit[rp.Type] = true
 	}
