@@ -26,6 +26,10 @@ type Env struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
+	// Environ lists the environment as KEY=VALUE entries.
+	Environ func() []string
+	// Getwd returns the working directory.
+	Getwd func() (string, error)
 	// Chdir changes the working directory (the -chdir option).
 	Chdir func(string) error
 	// IsTerminal reports whether the writer is an interactive terminal.
@@ -40,6 +44,8 @@ func SystemEnv() Env {
 		Stdout:     os.Stdout,
 		Stderr:     os.Stderr,
 		Getenv:     os.Getenv,
+		Environ:    os.Environ,
+		Getwd:      os.Getwd,
 		Chdir:      os.Chdir,
 		IsTerminal: isTerminal,
 	}
@@ -52,6 +58,9 @@ type Meta struct {
 	TofuVersion string
 	// Platform is the target platform of this binary, OS_ARCH.
 	Platform string
+	// LaunchDir is the directory tfdeps was started in, before any -chdir
+	// ("" when unknown). OpenTofu looks for terraform.d/plugins there.
+	LaunchDir string
 }
 
 type command struct {
@@ -80,7 +89,14 @@ func Main(env Env) int {
 	if env.IsTerminal == nil {
 		env.IsTerminal = func(io.Writer) bool { return false }
 	}
+	if env.Environ == nil {
+		env.Environ = func() []string { return nil }
+	}
+	if env.Getwd == nil {
+		env.Getwd = func() (string, error) { return "", nil }
+	}
 	m := &Meta{Env: env, TofuVersion: DefaultTofuVersion, Platform: runtime.GOOS + "_" + runtime.GOARCH}
+	m.LaunchDir, _ = env.Getwd()
 	if v := env.Getenv("TFDEPS_TOFU_VERSION"); v != "" {
 		m.TofuVersion = v
 	}

@@ -107,7 +107,7 @@ func (r *initRun) run(ctx context.Context) int {
 	r.view = r.newView()
 	defer r.view.Close()
 
-	cliOpts := cliConfigOptions()
+	cliOpts := m.cliConfigOptions()
 	cfg := loadCLIConfig(m, cliOpts)
 	if d := storePluginDirs(m, r.opts.pluginDirs); d != nil {
 		r.view.Diagnostics(hcl.Diagnostics{d})

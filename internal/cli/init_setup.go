@@ -22,6 +22,20 @@ func cliConfigOptions() cliconfig.Options {
 	return cliconfig.OptionsFromOS()
 }
 
+// cliConfigOptions are the CLI configuration loader's effects taken from the
+// command's environment: its variables, and the directory tfdeps was launched
+// in (before -chdir), where OpenTofu looks for terraform.d/plugins.
+func (m *Meta) cliConfigOptions() cliconfig.Options {
+	opts := cliconfig.OptionsFromOS()
+	if env := m.Environ(); env != nil {
+		opts.Environ = env
+	}
+	if m.LaunchDir != "" {
+		opts.LaunchDir = m.LaunchDir
+	}
+	return opts
+}
+
 // loadCLIConfig loads the CLI configuration and prints its problems to
 // stderr as OpenTofu does; it always returns a usable configuration.
 func loadCLIConfig(m *Meta, opts cliconfig.Options) *cliconfig.Config {
