@@ -7,10 +7,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
 
-	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/lockfile"
-	"github.com/tfdeps/tfdeps/versions"
+	"github.com/tfdeps/tfdeps/requirements"
 )
 
 // lockFileName is the dependency lock file, in the working directory.
@@ -40,8 +39,12 @@ func runLockVerify(m *Meta, args []string) int {
 		fmt.Fprintf(m.Stderr, "\nError: Unexpected argument\n\nThe lock verify command expects no arguments, but got %q.\n\n", fs.Arg(0))
 		return 1
 	}
-	diags, ok := verifyLock(m)
-	newDiagPrinter(m, sourceFiles(diags)).Print(diags)
+	diags, tree, ok := verifyLock(m)
+	files := sourceFiles(diags)
+	for name, f := range treeFiles(tree) {
+		files[name] = f
+	}
+	newDiagPrinter(m, files).Print(diags)
 	if !ok {
 		return 1
 	}
@@ -49,58 +52,30 @@ func runLockVerify(m *Meta, args []string) int {
 	return 0
 }
 
-// verifyLock loads the requirements and the lock file and checks them
+// verifyLock loads the configuration's requirements (configuration only,
+// no state, as OpenTofu's check does) and the lock file and checks them
 // against each other. It stops after the first step that has errors.
-func verifyLock(m *Meta) (hcl.Diagnostics, bool) {
-	reqs, diags := configRequirements(m, ".")
-	if diags.HasErrors() {
-		return diags, false
+func verifyLock(m *Meta) (hcl.Diagnostics, *config.Tree, bool) {
+	res, diags := requirements.Load(".", requirements.Options{
+		Config: []config.Option{config.WithTofuVersion(m.TofuVersion)},
+	})
+	if res == nil || diags.HasErrors() {
+		return diags, resultTree(res), false
 	}
 	locks, _, lockDiags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
 	diags = append(diags, lockDiags...)
 	if diags.HasErrors() {
-		return diags, false
+		return diags, res.Tree, false
 	}
-	diags = append(diags, lockfile.CheckConsistency(reqs, locks, lockfile.ConsistencyOptions{})...)
-	return diags, !diags.HasErrors()
+	diags = append(diags, lockfile.CheckConsistency(res.Providers, locks, lockfile.ConsistencyOptions{})...)
+	return diags, res.Tree, !diags.HasErrors()
 }
 
-// configRequirements collects the provider requirements of the module tree
-// rooted at dir: required_providers entries, deprecated version arguments of
-// provider blocks and the providers of resources, intersected per provider.
-//
-// TODO: use the requirements package once it exists; this stands in for it.
-func configRequirements(m *Meta, dir string) (lockfile.Requirements, hcl.Diagnostics) {
-	tree, rootDiags, buildDiags := config.LoadTree(dir, config.WithTofuVersion(m.TofuVersion))
-	diags := append(rootDiags, buildDiags...)
-	if tree == nil || diags.HasErrors() {
-		return nil, diags
+func resultTree(res *requirements.Result) *config.Tree {
+	if res == nil {
+		return nil
 	}
-	reqs := lockfile.Requirements{}
-	add := func(p addrs.Provider, constraint string) {
-		c, err := versions.ParseConstraints(constraint)
-		if err != nil || p.IsZero() {
-			return // the loader has reported invalid constraints
-		}
-		reqs[p] = versions.Intersect(reqs[p], c)
-	}
-	tree.Walk(func(t *config.Tree) {
-		mod := t.Module
-		if mod.RequiredProviders != nil {
-			for _, rp := range mod.RequiredProviders.RequiredProviders {
-				add(rp.Type, rp.Requirement.Required)
-			}
-		}
-		for _, pc := range mod.ProviderConfigs {
-			add(mod.ProviderForLocalName(pc.Name), pc.Version)
-		}
-		for _, rs := range []map[string]*config.Resource{mod.ManagedResources, mod.DataResources, mod.EphemeralResources} {
-			for _, r := range rs {
-				add(r.Provider, "")
-			}
-		}
-	})
-	return reqs, diags
+	return res.Tree
 }
 
 // sourceFiles parses the files the diagnostics point into, so that the
