@@ -62,6 +62,10 @@ type Installer struct {
 	Concurrency int
 	// Extract bounds package archives.
 	Extract ExtractOptions
+
+	// hasher computes the "h1:" hashes of package directories in Target
+	// and Cache, with their memos (layout_memo.go).
+	hasher dirHasher
 }
 
 // Result is what an installation produced.

@@ -79,7 +79,7 @@ func (t *fetchTask) install(ctx context.Context) ([]hashes.Hash, *freshInstall, 
 	}
 
 	// Step 1: already in the target directory.
-	if ok, err := matchesInstalled(in.Target, t.p, t.v, t.platform(), preferred); err != nil {
+	if ok, err := t.matchesInstalled(in.Target, preferred); err != nil {
 		return nil, nil, t.fetchErr(err)
 	} else if ok {
 		t.pe.send(func(ev *Events) { ev.UsingPreviouslyInstalled(t.p, t.v) })
@@ -90,7 +90,7 @@ func (t *fetchTask) install(ctx context.Context) ([]hashes.Hash, *freshInstall, 
 	installTo, toCache := in.Target, in.Cache != nil
 	if toCache {
 		installTo = *in.Cache
-		if ok, err := matchesInstalled(installTo, t.p, t.v, t.platform(), preferred); err != nil {
+		if ok, err := t.matchesInstalled(installTo, preferred); err != nil {
 			return nil, nil, t.fetchErr(err)
 		} else if ok {
 			t.pe.send(func(ev *Events) { ev.DetectedInCache(t.p, t.v) })
@@ -132,7 +132,7 @@ func (t *fetchTask) fetch(ctx context.Context, installTo Dir, toCache bool, pref
 		return nil, t.fetchErr(err)
 	}
 	if h1 == "" {
-		if h1, err = hashes.HashDir(dir); err != nil {
+		if h1, err = t.run.in.hasher.H1(dir, memoPath(dir)); err != nil {
 			return nil, t.fetchErr(err)
 		}
 	}
@@ -171,13 +171,13 @@ func (t *fetchTask) fetchErr(err error) error {
 	return pe
 }
 
-// matchesInstalled reports whether dir holds p v for pl matching one of
-// preferred (never when preferred is empty).
-func matchesInstalled(dir Dir, p addrs.Provider, v versions.Version, pl addrs.Platform, preferred []hashes.Hash) (bool, error) {
+// matchesInstalled reports whether dir holds the task's package matching
+// one of preferred (never when preferred is empty).
+func (t *fetchTask) matchesInstalled(dir Dir, preferred []hashes.Hash) (bool, error) {
 	if len(preferred) == 0 {
 		return false, nil
 	}
-	inst, ok := dir.Lookup(p, v, pl)
+	inst, ok := dir.lookup(t.p, t.v, t.platform(), &t.run.in.hasher)
 	if !ok {
 		return false, nil
 	}

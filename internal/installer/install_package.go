@@ -80,7 +80,7 @@ func (pi *packageInstall) alreadyThere(dir string) (bool, *AuthResult, hashes.Ha
 		auth, h1, ok := pi.trustInstalled(dir)
 		return ok, auth, h1
 	}
-	inst := NewInstalled(t.p, t.v, t.platform(), dir)
+	inst := inDir(t.p, t.v, t.platform(), dir, &t.run.in.hasher)
 	matching, err := hashes.Matching(inst, pi.allowed)
 	if err != nil || len(matching) == 0 {
 		return false, nil, ""
@@ -166,7 +166,7 @@ func (pi *packageInstall) extractChecked(ctx context.Context, a *Archive, zhOK b
 	if !zhOK && !slices.Contains(pi.allowed, h1) {
 		return "", &ChecksumMismatchError{Provider: t.p, Version: t.v}
 	}
-	if existing, err := existingPackageHash(dir); err != nil {
+	if existing, err := existingPackageHash(&t.run.in.hasher, dir); err != nil {
 		return "", err
 	} else if existing != "" {
 		if existing != h1 {
@@ -182,11 +182,11 @@ func (pi *packageInstall) extractChecked(ctx context.Context, a *Archive, zhOK b
 
 // existingPackageHash returns the "h1:" of the package directory at dir,
 // or "" when there is none or it is empty.
-func existingPackageHash(dir string) (hashes.Hash, error) {
+func existingPackageHash(hasher *dirHasher, dir string) (hashes.Hash, error) {
 	if _, err := os.Lstat(dir); err != nil {
 		return "", nil
 	}
-	h, err := hashes.HashDir(dir)
+	h, err := hasher.H1(dir, memoPath(dir))
 	if err != nil {
 		return "", fmt.Errorf("failed to calculate checksum for existing cached provider package at %s: %s", dir, err)
 	}

@@ -83,12 +83,17 @@ func (d Dir) versionDir(p addrs.Provider, v versions.Version) string {
 
 // Lookup returns the installed package for (p, v, pl) if its directory
 // exists and is a directory (symlinks followed), as OpenTofu checks before
-// printing "Using previously-installed …".
+// printing "Using previously-installed …". The package's "h1:" hash is
+// remembered in a sidecar beside it (layout_memo.go).
 func (d Dir) Lookup(p addrs.Provider, v versions.Version, pl addrs.Platform) (*Installed, bool) {
+	return d.lookup(p, v, pl, nil)
+}
+
+func (d Dir) lookup(p addrs.Provider, v versions.Version, pl addrs.Platform, h *dirHasher) (*Installed, bool) {
 	dir := d.PackageDir(p, v, pl)
 	info, err := os.Stat(dir)
 	if err != nil || !info.IsDir() {
 		return nil, false
 	}
-	return NewInstalled(p, v, pl, dir), true
+	return inDir(p, v, pl, dir, h), true
 }

@@ -22,6 +22,10 @@ type Installed struct {
 	// PackageDir is the package directory, possibly a symlink.
 	PackageDir string
 
+	// memo is the path of the "h1:" memo (layout_memo.go), "" for none.
+	memo   string
+	hasher *dirHasher
+
 	once sync.Once
 	h1   hashes.Hash
 	err  error
@@ -42,10 +46,20 @@ func newInstalledWithHash(p addrs.Provider, v versions.Version, pl addrs.Platfor
 	return i
 }
 
-// H1 returns hashes.HashDir of the package directory, computed once.
+// H1 returns hashes.HashDir of the package directory, computed once. For
+// a package found in a Dir, the hash is taken from the package's memo
+// when the memo is still valid, and the memo is refreshed otherwise.
 func (i *Installed) H1() (hashes.Hash, error) {
-	i.once.Do(func() { i.h1, i.err = hashes.HashDir(i.PackageDir) })
+	i.once.Do(func() { i.h1, i.err = i.hasher.H1(i.PackageDir, i.memo) })
 	return i.h1, i.err
+}
+
+// inDir describes the package directory dir of a Dir: its hash uses the
+// memo beside it, computed by h (nil: the default dirHasher).
+func inDir(p addrs.Provider, v versions.Version, pl addrs.Platform, dir string, h *dirHasher) *Installed {
+	i := NewInstalled(p, v, pl, dir)
+	i.memo, i.hasher = memoPath(dir), h
+	return i
 }
 
 // ZH fails: a "zh:" hash cannot be checked against a directory.

@@ -122,7 +122,7 @@ func scanType(typeDir string, p addrs.Provider) ([]*Installed, error) {
 			if info, err := os.Stat(pkgDir); err != nil || !info.IsDir() {
 				continue
 			}
-			out = append(out, NewInstalled(p, v, pl, pkgDir))
+			out = append(out, inDir(p, v, pl, pkgDir, nil))
 		}
 	}
 	return out, nil

@@ -1,0 +1,247 @@
+package installer
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tfdeps/tfdeps/hashes"
+)
+
+// The "h1:" memo of a package directory.
+//
+// Reusing an installed package means checking its directory against the
+// lock file's "h1:" hashes, which reads every byte of the package. To make
+// a warm init cheap, tfdeps remembers the hash it computed in a sidecar
+// file next to the package directory, BASE/HOST/NAMESPACE/TYPE/VERSION/
+// OS_ARCH.tfdeps-h1 (beside the OS_ARCH.lock sidecar, outside the package
+// so it is not part of the package's content), together with a fingerprint
+// of every file the hash covers: relative name, size, mode, modification
+// and change times in nanoseconds, inode and device, as stat reports them
+// (following symlinks, as reading the content does). A later check that
+// finds the same file set with the same fingerprints uses the recorded
+// hash without reading any content; anything else hashes the directory
+// again and rewrites the memo. Scanners skip the sidecar: it is a file at
+// the depth of package directories (mirrors-and-cli-config.md §1.2 rule 6).
+//
+// Trusting a memo is sound only if no content change can leave every
+// fingerprint as it was. Any write to a file sets its change time to the
+// current time, which no user can set back, and replacing a file changes
+// its inode. What remains is the racy case Git knows: a write within the
+// timestamp granularity after the file was read leaves the change time
+// unchanged. So a memo records when hashing started, the files are
+// fingerprinted before and after the content is read (a change in between
+// means no memo is written), and a memo is trusted only when every
+// recorded modification and change time is older than the start of
+// hashing by more than memoRacyMargin. A package hashed right after it was
+// written is therefore hashed once more on its next use, after which its
+// memo holds. Unreadable, corrupt or foreign memos are ignored, failures
+// to write one too: the memo only ever saves work.
+//
+// The fingerprint needs inode, device and change time, which tfdeps reads
+// on Linux only; elsewhere no memo is read or written.
+
+// memoSuffix is appended to the package directory's path to name its memo.
+const memoSuffix = ".tfdeps-h1"
+
+// memoFormat identifies the memo's layout; memos of another format are
+// ignored.
+const memoFormat = "tfdeps-h1-memo/1"
+
+// memoRacyMargin is how much older than the start of hashing every file's
+// timestamps must be for a memo to be trusted. It covers filesystem
+// timestamp granularity and the lag of the kernel's coarse clock.
+const memoRacyMargin = time.Second
+
+// memoPath returns the path of the "h1:" memo of a package directory,
+// BASE/HOST/NAMESPACE/TYPE/VERSION/OS_ARCH.tfdeps-h1.
+func memoPath(packageDir string) string {
+	return filepath.Clean(packageDir) + memoSuffix
+}
+
+// h1Memo is the content of a memo file.
+type h1Memo struct {
+	Format string `json:"format"`
+	// Root is the package directory with symlinks resolved.
+	Root string `json:"root"`
+	// HashedAt is when hashing started, Unix nanoseconds.
+	HashedAt int64       `json:"hashed_at"`
+	H1       hashes.Hash `json:"h1"`
+	Files    []fileStamp `json:"files"`
+}
+
+// fileStamp is the fingerprint of one file of a package.
+type fileStamp struct {
+	Name  string `json:"name"`
+	Size  int64  `json:"size"`
+	Mode  uint32 `json:"mode"`
+	Mtime int64  `json:"mtime"`
+	Ctime int64  `json:"ctime"`
+	Ino   uint64 `json:"ino"`
+	Dev   uint64 `json:"dev"`
+}
+
+// dirHasher computes "h1:" hashes of package directories with the memo.
+// The zero value hashes with hashes.HashDir and reads the system clock.
+type dirHasher struct {
+	// hashDir computes the hash from the content (tests count calls).
+	hashDir func(dir string) (hashes.Hash, error)
+	// now is the clock.
+	now func() time.Time
+	// off disables the memo (neither read nor written).
+	off bool
+}
+
+func (h *dirHasher) hash(dir string) (hashes.Hash, error) {
+	if h != nil && h.hashDir != nil {
+		return h.hashDir(dir)
+	}
+	return hashes.HashDir(dir)
+}
+
+func (h *dirHasher) clock() time.Time {
+	if h != nil && h.now != nil {
+		return h.now()
+	}
+	return time.Now()
+}
+
+// H1 returns hashes.HashDir(dir), from the memo at memo when it is still
+// valid ("" or an unsupported platform: no memo). Errors are HashDir's.
+func (h *dirHasher) H1(dir, memo string) (hashes.Hash, error) {
+	if memo == "" || !memoSupported || (h != nil && h.off) {
+		return h.hash(dir)
+	}
+	start := h.clock()
+	root, before, ok := stampPackage(dir)
+	if ok {
+		if m, err := readMemo(memo); err == nil && m.valid(root, before) {
+			return m.H1, nil
+		}
+	}
+	sum, err := h.hash(dir)
+	if err != nil || !ok {
+		return sum, err
+	}
+	if _, after, ok := stampPackage(dir); ok && slices.Equal(before, after) {
+		m := &h1Memo{Format: memoFormat, Root: root, HashedAt: start.UnixNano(), H1: sum, Files: before}
+		if m.trusted() {
+			_ = writeMemo(memo, m)
+		}
+	}
+	return sum, nil
+}
+
+// valid reports whether m describes the package at root with exactly the
+// fingerprints files, and may be trusted.
+func (m *h1Memo) valid(root string, files []fileStamp) bool {
+	return m.Format == memoFormat && m.Root == root && m.H1.Scheme() == hashes.SchemeH1 &&
+		slices.Equal(m.Files, files) && m.trusted()
+}
+
+// trusted reports whether every recorded timestamp is older than the
+// start of hashing by more than memoRacyMargin.
+func (m *h1Memo) trusted() bool {
+	limit := m.HashedAt - int64(memoRacyMargin)
+	for _, f := range m.Files {
+		if f.Mtime >= limit || f.Ctime >= limit {
+			return false
+		}
+	}
+	return true
+}
+
+// stampPackage fingerprints the files hashes.HashDir(dir) reads, in the
+// same order, and returns dir with symlinks resolved. It reports false
+// when the memo cannot be used for dir: any error, a name HashDir would
+// refuse, or an entry whose content is not a regular file.
+func stampPackage(dir string) (string, []fileStamp, bool) {
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", nil, false
+	}
+	var files []fileStamp
+	err = filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if info.IsDir() {
+			return nil
+		}
+		if path == root {
+			return errors.New("not a directory")
+		}
+		st, err := stampFile(root, path)
+		if err == nil {
+			files = append(files, st)
+		}
+		return err
+	})
+	return root, files, err == nil
+}
+
+// stampFile fingerprints the file at path (symlinks followed).
+func stampFile(root, path string) (fileStamp, error) {
+	name := filepath.ToSlash(path[len(root)+1:])
+	if strings.Contains(name, "\n") {
+		return fileStamp{}, errors.New("newline in name")
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}, err
+	}
+	if !info.Mode().IsRegular() {
+		return fileStamp{}, fmt.Errorf("%s is not a regular file", path)
+	}
+	st, ok := statFingerprint(info)
+	if !ok {
+		return fileStamp{}, errors.New("no fingerprint")
+	}
+	st.Name = name
+	return st, nil
+}
+
+// readMemo reads and decodes a memo file.
+func readMemo(path string) (*h1Memo, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m h1Memo
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// writeMemo writes m to path atomically: a temporary file beside it,
+// renamed into place.
+func writeMemo(path string, m *h1Memo) error {
+	data, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(append(data, '\n'))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+	}
+	return err
+}
