@@ -95,6 +95,8 @@ func TestPackagesScan(t *testing.T) {
 		"example.com/acme/foo/1.0.0/.linux-amd64.tfdeps-tmp-42/terraform-provider-foo":              "skipped: staging",
 		"example.com/acme/foo/1.0.0/linux_arm64":                                                    "skipped: a file",
 		"example.com/acme/foo/1.0.0/linux_amd64.lock":                                               "",
+		"example.com/acme/foo/1.0.0/linux_amd64.tfdeps-h1":                                          "{}",
+		"example.com/acme/foo/1.0.0/linux_amd64.tfdeps-h1.tmp123":                                   "skipped: memo temp file",
 		"example.com/acme/foo/terraform-provider-foo_1.0.0_linux_amd64.zip":                         "skipped: packed",
 		"example.com/acme/bad_type!/1.0.0/linux_amd64/x":                                            "skipped",
 	}

@@ -1,0 +1,71 @@
+package installer
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestInstallWarmUsesMemo: once a cached package has been hashed, later
+// inits in new working directories take its "h1:" from the memo without
+// reading the package, and record the same lock.
+func TestInstallWarmUsesMemo(t *testing.T) {
+	requireMemo(t)
+	e := newInstallEnv(t)
+	cache := NewDir(t.TempDir())
+	e.in.Cache = &cache
+	var c countingHasher
+	e.in.hasher = *c.hasher(time.Hour)
+	reqs := Requirements{provBar: nil, provFoo: nil}
+	_, first, err := e.install(t, reqs, nil, NewProvidersOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	wantLines := []string{
+		"reusing example.com/acme/foo",
+		"reusing hashicorp/bar",
+		"detected-in-cache example.com/acme/foo 2.0.0",
+		"linked example.com/acme/foo 2.0.0",
+		"detected-in-cache hashicorp/bar 0.3.0",
+		"linked hashicorp/bar 0.3.0",
+	}
+	// Extraction computes the hash but writes no memo (the files are too
+	// new to trust), so the first warm run reads each package once.
+	for run, wantHashed := range []int{2, 0, 0} {
+		e.in.Target = NewDir(filepath.Join(t.TempDir(), "providers"))
+		before := c.count()
+		lines, res, err := e.install(t, reqs, first.Locks, NewProvidersOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(wantLines, lines); diff != "" {
+			t.Errorf("warm run %d events (-want +got):\n%s", run, diff)
+		}
+		if diff := cmp.Diff(lockText(first.Locks), lockText(res.Locks)); diff != "" {
+			t.Errorf("warm run %d lock (-want +got):\n%s", run, diff)
+		}
+		if got := c.count() - before; got != wantHashed {
+			t.Errorf("warm run %d read %d packages, want %d", run, got, wantHashed)
+		}
+	}
+
+	// The working directory's own packages (links to the cache) get
+	// memos too: a second init there reads nothing.
+	for run, wantHashed := range []int{2, 0} {
+		before := c.count()
+		lines, _, err := e.install(t, reqs, first.Locks, NewProvidersOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"reusing example.com/acme/foo", "reusing hashicorp/bar", "using-installed example.com/acme/foo 2.0.0", "using-installed hashicorp/bar 0.3.0"}
+		if diff := cmp.Diff(want, lines); diff != "" {
+			t.Errorf("same-directory run %d events (-want +got):\n%s", run, diff)
+		}
+		if got := c.count() - before; got != wantHashed {
+			t.Errorf("same-directory run %d read %d packages, want %d", run, got, wantHashed)
+		}
+	}
+}
