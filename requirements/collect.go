@@ -51,6 +51,9 @@ func (c *collector) module(t *config.Tree) *Module {
 		c.resources(t.Module, mod)
 		c.imports(t.Module, mod)
 		c.providerBlocks(t.Module, mod)
+		if len(t.Path) == 0 {
+			c.testFiles(t.Module, mod)
+		}
 	}
 	for _, name := range sortedKeys(t.Children) {
 		mod.Children = append(mod.Children, c.module(t.Children[name]))

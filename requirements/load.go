@@ -41,6 +41,9 @@ func Load(dir string, opts Options) (*Result, hcl.Diagnostics) {
 	}
 	res, reqDiags := Collect(tree)
 	diags = append(diags, reqDiags...)
+	if !rootDiags.HasErrors() {
+		diags = append(diags, collectTestRuns(res, dir, testRunOptions(opts.Config))...)
+	}
 	if opts.StateFile != "" {
 		st, stDiags := ReadStateFile(opts.StateFile, opts.ReadFile)
 		diags = append(diags, stDiags...)

@@ -58,6 +58,8 @@ const (
 	FromResource          SourceKind = "resource"
 	FromImport            SourceKind = "import"
 	FromState             SourceKind = "state"
+	// FromTestFile is a provider block in one of the root module's test files.
+	FromTestFile SourceKind = "test file"
 )
 
 // Source is one place that requires a provider.
