@@ -30,6 +30,7 @@ var allowed = map[string][]string{
 	"internal/sources":      {"addrs", "versions", "hashes", "internal/registry", "internal/cliconfig"},
 	"internal/installer":    {"addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig"},
 	"internal/mirror":       {"addrs", "versions", "hashes", "internal/sources", "internal/registry"},
+	"internal/providerlock": {"addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig", "internal/installer"},
 }
 
 // anyModulePackage marks packages that may import every package of the module.
