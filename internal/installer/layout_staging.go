@@ -48,6 +48,22 @@ func newStagingDir(dir string) (string, error) {
 	}
 }
 
+// newStagingLink creates a symlink to target under a fresh staging name
+// beside dir, whose parent directory must exist.
+func newStagingLink(symlink func(oldname, newname string) error, target, dir string) (string, error) {
+	prefix := filepath.Join(filepath.Dir(dir), stagingPrefix(dir))
+	for {
+		name := prefix + strconv.FormatUint(rand.Uint64(), 10)
+		err := symlink(target, name)
+		if err == nil {
+			return name, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return "", err
+		}
+	}
+}
+
 // removeStaleStaging removes every staging directory of dir. Call it only
 // while holding dir's package lock: staging directories of a live install
 // belong to the lock holder.

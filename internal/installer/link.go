@@ -47,17 +47,14 @@ func linkWith(symlink func(oldname, newname string) error, src, dst string) erro
 	if err := os.RemoveAll(dst); err != nil {
 		return fmt.Errorf("failed to remove existing %s before linking it to %s: %w", dst, src, err)
 	}
-	tmp, err := newStagingDir(dst)
-	if err != nil {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return fmt.Errorf("failed to create parent directories leading to %s: %w", dst, err)
 	}
-	if err := os.Remove(tmp); err != nil {
-		return err
-	}
-	if err := symlink(absSrc, tmp); err == nil {
+	if tmp, err := newStagingLink(symlink, absSrc, dst); err == nil {
 		return renameOrClean(tmp, dst)
 	}
-	if err := os.Mkdir(tmp, 0o755); err != nil {
+	tmp, err := newStagingDir(dst)
+	if err != nil {
 		return err
 	}
 	if err := copyPackageTree(symlink, absSrc, tmp); err != nil {
