@@ -91,10 +91,9 @@ type fileStamp struct {
 type dirHasher struct {
 	// hashDir computes the hash from the content (tests count calls).
 	hashDir func(dir string) (hashes.Hash, error)
-	// now is the clock.
+	// now, when set, is the clock that dates the start of hashing
+	// (otherwise the system's and the file system's clocks).
 	now func() time.Time
-	// off disables the memo (neither read nor written).
-	off bool
 }
 
 func (h *dirHasher) hash(dir string) (hashes.Hash, error) {
@@ -104,35 +103,58 @@ func (h *dirHasher) hash(dir string) (hashes.Hash, error) {
 	return hashes.HashDir(dir)
 }
 
-func (h *dirHasher) clock() time.Time {
+// startTime is the start of hashing in Unix nanoseconds: the earlier of
+// the clock and the change time of tmp, just created. An injected clock
+// stands for both.
+func (h *dirHasher) startTime(tmp *os.File) int64 {
 	if h != nil && h.now != nil {
-		return h.now()
+		return h.now().UnixNano()
 	}
-	return time.Now()
+	start := time.Now().UnixNano()
+	if info, err := tmp.Stat(); err == nil {
+		if st, ok := statFingerprint(info); ok {
+			start = min(start, st.Ctime)
+		}
+	}
+	return start
 }
 
 // H1 returns hashes.HashDir(dir), from the memo at memo when it is still
 // valid ("" or an unsupported platform: no memo). Errors are HashDir's.
 func (h *dirHasher) H1(dir, memo string) (hashes.Hash, error) {
-	if memo == "" || !memoSupported || (h != nil && h.off) {
+	if memo == "" || !memoSupported {
 		return h.hash(dir)
 	}
-	start := h.clock()
 	root, before, ok := stampPackage(dir)
-	if ok {
-		if m, err := readMemo(memo); err == nil && m.valid(root, before) {
-			return m.H1, nil
-		}
+	if !ok {
+		return h.hash(dir)
 	}
+	if m, err := readMemo(memo); err == nil && m.valid(root, before) {
+		return m.H1, nil
+	}
+	return h.hashAndRemember(dir, memo, &h1Memo{Format: memoFormat, Root: root, Files: before})
+}
+
+// hashAndRemember hashes dir and writes the memo m for it when the files
+// did not change while they were read and are old enough to be trusted.
+// The start of hashing is the earlier of the clock and the change time of
+// the memo's temporary file, created first: that is the file system's own
+// clock, in case it runs behind ours.
+func (h *dirHasher) hashAndRemember(dir, memo string, m *h1Memo) (hashes.Hash, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(memo), filepath.Base(memo)+".tmp*")
+	if err != nil {
+		return h.hash(dir)
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	start := h.startTime(tmp)
 	sum, err := h.hash(dir)
-	if err != nil || !ok {
+	if err != nil {
 		return sum, err
 	}
-	if _, after, ok := stampPackage(dir); ok && slices.Equal(before, after) {
-		m := &h1Memo{Format: memoFormat, Root: root, HashedAt: start.UnixNano(), H1: sum, Files: before}
-		if m.trusted() {
-			_ = writeMemo(memo, m)
-		}
+	m.HashedAt, m.H1 = start, sum
+	if _, after, ok := stampPackage(dir); ok && slices.Equal(m.Files, after) && m.trusted() {
+		_ = commitMemo(tmp, memo, m)
 	}
 	return sum, nil
 }
@@ -219,29 +241,21 @@ func readMemo(path string) (*h1Memo, error) {
 	return &m, nil
 }
 
-// writeMemo writes m to path atomically: a temporary file beside it,
-// renamed into place.
-func writeMemo(path string, m *h1Memo) error {
+// commitMemo writes m into the temporary file tmp and renames it to
+// path.
+func commitMemo(tmp *os.File, path string, m *h1Memo) error {
 	data, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
 		return err
 	}
-	_, err = tmp.Write(append(data, '\n'))
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
 	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
+	if err := tmp.Close(); err != nil {
+		return err
 	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name())
-	}
-	return err
+	return os.Rename(tmp.Name(), path)
 }

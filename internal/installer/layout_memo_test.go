@@ -1,6 +1,7 @@
 package installer
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"sync"
@@ -127,7 +128,11 @@ func TestMemoChanges(t *testing.T) {
 				t.Fatal(err)
 			}
 			m.Format = "tfdeps-h1-memo/0"
-			if err := writeMemo(memo, m); err != nil {
+			data, err := json.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(memo, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -180,6 +185,7 @@ func TestMemoChanges(t *testing.T) {
 			if got := c.count(); got != wantCalls {
 				t.Errorf("after a third H1: content hashed %d times, want %d", got, wantCalls)
 			}
+			checkNoTemporaries(t, dir)
 		})
 	}
 }
@@ -199,6 +205,24 @@ func TestMemoRacyNotTrusted(t *testing.T) {
 	}
 	if got := c.count(); got != 2 {
 		t.Errorf("content hashed %d times, want 2", got)
+	}
+	// The same with the system's clocks.
+	if _, err := (&dirHasher{}).H1(dir, memoPath(dir)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(memoPath(dir)); err == nil {
+		t.Error("a memo was written for files younger than the racy margin (system clock)")
+	}
+	checkNoTemporaries(t, dir)
+}
+
+// checkNoTemporaries fails if a memo's temporary file is left beside the
+// package directory dir.
+func checkNoTemporaries(t *testing.T, dir string) {
+	t.Helper()
+	left, err := filepath.Glob(memoPath(dir) + ".tmp*")
+	if err != nil || len(left) > 0 {
+		t.Errorf("temporary memo files left: %v %v", left, err)
 	}
 }
 
@@ -286,6 +310,7 @@ func TestMemoErrors(t *testing.T) {
 			if _, err := os.Stat(memoPath(tt.dir)); err == nil {
 				t.Error("a memo was written")
 			}
+			checkNoTemporaries(t, tt.dir)
 		})
 	}
 }
