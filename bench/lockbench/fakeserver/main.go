@@ -1,0 +1,65 @@
+// Command fakeserver serves N providers × the given platforms of SIZE MB
+// each from the fake registry of internal/registrytest, for bench/lock.sh.
+// Every package is generated once before the server reports ready, so the
+// measured runs do not pay for it. It writes the CA file, a CLI
+// configuration and an env file (KEY=VALUE lines) into DIR and serves until
+// it is killed.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/tfdeps/tfdeps/internal/registrytest"
+)
+
+func main() {
+	dir := flag.String("dir", ".", "directory for the CA, CLI configuration and env file")
+	n := flag.Int("n", 5, "number of providers")
+	mb := flag.Int64("mb", 50, "size of each provider's executable in MB")
+	platforms := flag.String("platforms", "linux_amd64,linux_arm64,darwin_arm64,windows_amd64", "comma-separated platforms")
+	noPackages := flag.Bool("nopackages", false, "leave the packages map out of package metadata")
+	flag.Parse()
+	if err := run(*dir, *n, *mb, strings.Split(*platforms, ","), *noPackages); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func run(dir string, n int, mb int64, platforms []string, noPackages bool) error {
+	var providers []registrytest.Provider
+	for i := 1; i <= n; i++ {
+		providers = append(providers, registrytest.Provider{
+			Namespace: "bench", Type: fmt.Sprintf("p%02d", i),
+			Versions: []registrytest.Version{{Version: "1.0.0", Platforms: platforms, Size: mb << 20}},
+		})
+	}
+	opts := registrytest.Options{Providers: providers, NoPackagesMap: noPackages}
+	sa, err := registrytest.StartStandalone(dir, opts, "registry.opentofu.org")
+	if err != nil {
+		return err
+	}
+	defer sa.Close()
+	for _, p := range providers {
+		for _, pl := range platforms {
+			if _, err := sa.Package(p.Namespace, p.Type, "1.0.0", pl); err != nil {
+				return err
+			}
+		}
+	}
+	env := strings.Join(sa.Env, "\n") + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "env.tmp"), []byte(env), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(filepath.Join(dir, "env.tmp"), filepath.Join(dir, "env")); err != nil {
+		return err
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	<-sig
+	return nil
+}
