@@ -102,6 +102,7 @@ func runProvidersLock(m *Meta, args []string) int {
 		return code
 	}
 	o.providerArgs = fs.Args()
+	o.parallelism = max(o.parallelism, 1)
 	if o.fsMirror != "" && o.netMirror != "" {
 		p := newDiagPrinter(m, nil)
 		p.extraNewline = true

@@ -54,6 +54,7 @@ func runProvidersMirror(m *Meta, args []string) int {
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}
+	*parallelism = max(*parallelism, 1)
 	var diags hcl.Diagnostics
 	if fs.NArg() != 1 {
 		diags = append(diags, errorDiag("Wrong number of arguments", "The providers mirror command requires an output directory as a command-line argument."))
