@@ -26,23 +26,20 @@ import (
 const providersLockUsage = `
 Usage: tfdeps [global options] providers lock [options] [providers...]
 
-  Normally the dependency lock file (.terraform.lock.hcl) is updated
-  automatically by "tfdeps init", but the information available to the
-  normal provider installer can be constrained when you're installing
-  providers from filesystem or network mirrors, and so the generated lock
-  file can end up incomplete.
+  Records in .terraform.lock.hcl the checksums of the providers this
+  configuration requires, for every platform named with -platform, so that
+  "tfdeps init" or "tofu init" on any of those platforms can verify what it
+  installs. "init" records only the checksums it can prove for the machine
+  it runs on; this command fills in the rest.
 
-  The "providers lock" subcommand addresses that by updating the lock file
-  based on the official packages available in the origin registry, ignoring
-  the currently-configured installation strategy.
+  Packages come from each provider's origin registry, whatever the CLI
+  configuration's installation methods say, or from the one mirror named
+  with -fs-mirror or -net-mirror. Checksums that the registry publishes and
+  signs are taken without downloading; others are computed once and kept
+  in a hash cache shared by every root module on this machine.
 
-  After this command succeeds, the lock file will contain suitable checksums
-  to allow installation of the providers needed by the current configuration
-  on all of the selected platforms.
-
-  By default this command updates the lock file for every provider declared
-  in the configuration. You can override that behavior by providing one or
-  more provider source addresses on the command line.
+  Without arguments every provider of the configuration is locked; name
+  provider source addresses to lock only those.
 
 Options:
 

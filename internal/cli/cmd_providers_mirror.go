@@ -22,17 +22,17 @@ import (
 const providersMirrorUsage = `
 Usage: tfdeps [global options] providers mirror [options] <target-dir>
 
-  Populates a local directory with copies of the provider plugins needed for
-  the current configuration, so that the directory can be used either
-  directly as a filesystem mirror or as the basis for a network mirror and
-  thus obtain those providers without access to their origin registries in
-  future.
+  Downloads, verifies and stores in <target-dir> the provider packages this
+  configuration requires, for each platform named with -platform, in the
+  packed filesystem-mirror layout (HOST/NAMESPACE/TYPE/*.zip).
 
-  The mirror directory will contain JSON index files that can be published
-  along with the mirrored packages on a static HTTP file server to produce
-  a network mirror. Those index files will be ignored if the directory is
-  used instead as a local filesystem mirror. Unlike OpenTofu's, they list
-  both the h1: and zh: hash of every package.
+  The directory works as a filesystem_mirror as it is. It also holds the
+  index.json and VERSION.json files of the network mirror protocol, so a
+  static HTTPS server can publish it as a network_mirror. Unlike OpenTofu's,
+  each VERSION.json lists both the h1: and the zh: hash of every package,
+  so clients can lock every platform without downloading.
+
+  Running it again downloads only what is missing.
 
 Options:
 
