@@ -117,3 +117,103 @@ func TestWriteEscaping(t *testing.T) {
 		t.Errorf("re-read locks differ: %v", back.Provider(addr).Hashes())
 	}
 }
+
+// specExample is the worked example of lockfile.md §2, byte for byte.
+const specExample = `# This file is maintained automatically by "tofu init".
+# Manual edits may be lost in future updates.
+
+provider "example.com:8443/acme/foo" {
+  version = "1.1.0"
+  hashes = [
+    "h1:M3DR13qgXTa/ivVFH2A1n2e2smmuZ87MJJhJKV3bVxY=",
+  ]
+}
+
+provider "registry.opentofu.org/hashicorp/aws" {
+  version     = "5.31.0"
+  constraints = ">= 5.0.0, ~> 5.0"
+  hashes = [
+    "h1:I12X7hOKs/g4HD+XXPT3ZQrqIQKDeGAMMIrQWrjrdUI=",
+    "h1:M3DR13qgXTa/ivVFH2A1n2e2smmuZ87MJJhJKV3bVxY=",
+    "zh:1577769483a061490bb4564b535602f3fbe8dda528db4de0745673750899666f",
+    "zh:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03",
+  ]
+}
+
+provider "registry.opentofu.org/hashicorp/null" {
+  version = "3.2.1"
+}
+
+provider "café.fr/acme/bar" {
+  version     = "2.0.0-beta1+meta"
+  constraints = "2.0.0-beta1"
+  hashes = [
+    "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",
+  ]
+}
+`
+
+// TestWriteSpecExample builds the locks of lockfile.md §2 the way the
+// installer does (entries added out of order, hashes unsorted and
+// duplicated) and checks the written bytes against the spec's text.
+func TestWriteSpecExample(t *testing.T) {
+	mustAddr := func(s string) addrs.Provider {
+		t.Helper()
+		p, err := addrs.ParseProviderSource(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	mustHashes := func(ss ...string) []hashes.Hash {
+		t.Helper()
+		var out []hashes.Hash
+		for _, s := range ss {
+			h, err := hashes.Parse(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, h)
+		}
+		return out
+	}
+	l := New()
+	l.SetProvider(mustAddr("café.fr/acme/bar"), mustVersion(t, "2.0.0-beta1+meta"),
+		versions.MustParseConstraints("2.0.0-beta1"),
+		mustHashes("h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="))
+	l.SetProvider(mustAddr("hashicorp/null"), mustVersion(t, "3.2.1"), nil, nil)
+	l.SetProvider(mustAddr("hashicorp/aws"), mustVersion(t, "5.31.0"),
+		versions.MustParseConstraints(">= 5.0.0, ~> 5.0"),
+		mustHashes(
+			"zh:5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03",
+			"h1:M3DR13qgXTa/ivVFH2A1n2e2smmuZ87MJJhJKV3bVxY=",
+			"zh:1577769483a061490bb4564b535602f3fbe8dda528db4de0745673750899666f",
+			"h1:I12X7hOKs/g4HD+XXPT3ZQrqIQKDeGAMMIrQWrjrdUI=",
+			"h1:M3DR13qgXTa/ivVFH2A1n2e2smmuZ87MJJhJKV3bVxY=",
+		))
+	l.SetProvider(mustAddr("example.com:8443/acme/foo"), mustVersion(t, "1.1.0"), nil,
+		mustHashes("h1:M3DR13qgXTa/ivVFH2A1n2e2smmuZ87MJJhJKV3bVxY="))
+	if diff := cmp.Diff(specExample, string(l.Bytes(OpenTofu))); diff != "" {
+		t.Errorf("written file differs from lockfile.md §2 (-want +got):\n%s", diff)
+	}
+
+	// Reading the example and writing it again gives the same bytes.
+	back, _, diags := Read([]byte(specExample), ".terraform.lock.hcl", ReadOptions{})
+	if len(diags) != 0 {
+		t.Fatalf("reading the spec example: %v", diags)
+	}
+	if diff := cmp.Diff(specExample, string(back.Bytes(OpenTofu))); diff != "" {
+		t.Errorf("rewritten example differs (-want +got):\n%s", diff)
+	}
+	if !back.Equal(l) {
+		t.Errorf("read example is not Equal to the built locks")
+	}
+}
+
+// TestWriteNoProviders: a file without providers is the two header lines.
+func TestWriteNoProviders(t *testing.T) {
+	want := "# This file is maintained automatically by \"tofu init\".\n# Manual edits may be lost in future updates.\n"
+	if got := string(New().Bytes(OpenTofu)); got != want {
+		t.Errorf("empty locks written as %q, want %q", got, want)
+	}
+}

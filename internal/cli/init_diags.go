@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -144,12 +145,15 @@ func registryWarningsDiag(p addrs.Provider, warnings []string) *hcl.Diagnostic {
 		fmt.Sprintf("The remote registry returned warnings for %s:\n%s", p.String(), strings.Join(lines, "\n")))
 }
 
-// incompleteLockDiag is I17.
+// incompleteLockDiag is I17. The providers are listed by ForDisplay()
+// name sorted as strings, as OpenTofu does (init.md §9), which is not
+// address order: "café.fr/a/b" precedes "example.com/a/b".
 func incompleteLockDiag(ps []addrs.Provider, platform string) *hcl.Diagnostic {
 	names := make([]string, len(ps))
 	for i, p := range ps {
 		names[i] = p.ForDisplay()
 	}
+	sort.Strings(names)
 	return warningDiag("Incomplete lock file information for providers", fmt.Sprintf(
 		"Due to your customized provider installation methods, OpenTofu was forced to calculate lock file checksums locally for the following providers:\n  - %s\n\n"+
 			"The current .terraform.lock.hcl file only includes checksums for %s, so OpenTofu running on another platform will fail to install these providers.\n\n"+
