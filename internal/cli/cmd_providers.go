@@ -17,9 +17,10 @@ import (
 const providersHelp = `
 Usage: tfdeps [global options] providers [options]
 
-  Prints out a tree of modules in the configuration of the working directory
-  annotated with their provider requirements, then the providers that
-  resources in the local state use, as "tofu providers" does.
+  Shows which providers the configuration needs and why: the module tree,
+  each module with the providers and version constraints it declares or
+  implies, then the providers used by resources in the local state. The
+  layout is that of "tofu providers".
 
   Child modules with local sources are read from their directories; other
   module sources from .terraform/modules/modules.json as written by
