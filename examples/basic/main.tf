@@ -11,8 +11,9 @@ resource "random_pet" "name" {
   length = 2
 }
 
-resource "null_resource" "hello" {
-  triggers = {
-    name = random_pet.name.id
+resource "random_id" "suffix" {
+  byte_length = 4
+  keepers = {
+    pet = random_pet.name.id
   }
 }
