@@ -201,6 +201,17 @@ func parseFlags(m *Meta, fs *flag.FlagSet, args []string) (int, bool) {
 	return 1, false
 }
 
+// userAgent is the product part of the User-Agent header: tfdeps/VERSION,
+// or OpenTofu/EMULATED_VERSION when TFDEPS_USER_AGENT=opentofu, for
+// servers that only answer OpenTofu. The registry client appends
+// TF_APPEND_USER_AGENT.
+func (m *Meta) userAgent() string {
+	if strings.EqualFold(m.Getenv("TFDEPS_USER_AGENT"), "opentofu") {
+		return "OpenTofu/" + m.TofuVersion
+	}
+	return "tfdeps/" + Version
+}
+
 func runVersion(m *Meta, args []string) int {
 	fmt.Fprintf(m.Stdout, "tfdeps v%s\non %s\nemulating OpenTofu v%s\n", Version, m.Platform, m.TofuVersion)
 	return 0

@@ -170,7 +170,7 @@ func limitedRegistryClient(m *Meta, cfg *cliconfig.Config, n int) *registry.Clie
 		Transport:       providerlock.LimitHosts(http.DefaultTransport.(*http.Transport).Clone(), n),
 		Getenv:          m.Getenv,
 		EmulatedVersion: m.TofuVersion,
-		UserAgent:       "tfdeps/" + Version,
+		UserAgent:       m.userAgent(),
 	}
 	return registry.New(sources.RegistrySettings(cfg, base))
 }

@@ -72,7 +72,7 @@ func newRegistryClient(m *Meta, cfg *cliconfig.Config) *registry.Client {
 	base := registry.Settings{
 		Getenv:          m.Getenv,
 		EmulatedVersion: m.TofuVersion,
-		UserAgent:       "tfdeps/" + Version,
+		UserAgent:       m.userAgent(),
 	}
 	return registry.New(sources.RegistrySettings(cfg, base))
 }
