@@ -127,16 +127,24 @@ func (r *initRun) run(ctx context.Context) int {
 		r.view.Diagnostics(diags)
 		return 1
 	}
+	// tofu's local backend reads the lock file before provider
+	// installation and fails with one error (lockfile.md §3); lock file
+	// warnings are shown as they are.
+	locks, lockSrc, lockDiags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
+	if v, ok := r.view.(interface{ keepSource(*hcl.File, string) }); ok {
+		v.keepSource(lockSrc, lockFileName)
+	}
+	if lockDiags.HasErrors() {
+		r.view.Diagnostics(append(diags, lockReadFailureDiag(lockDiags)))
+		return 1
+	}
 	want := installer.Requirements(reqs.Providers)
 	if d := devOverridesDiag(cfg.DevOverrides()); d != nil {
 		diags = append(diags, d)
 	}
 	diags = append(diags, providerAddressDiags(want)...)
-	locks, _, lockDiags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
 	diags = append(diags, lockDiags...)
-	if !lockDiags.HasErrors() {
-		diags = append(diags, locks.MigrateTerraformRegistry()...)
-	}
+	diags = append(diags, locks.MigrateTerraformRegistry()...)
 	if diags.HasErrors() {
 		r.view.Diagnostics(diags)
 		return 1

@@ -160,3 +160,28 @@ func incompleteLockDiag(ps []addrs.Provider, platform string) *hcl.Diagnostic {
 			"To calculate additional checksums for another platform, run:\n  tofu providers lock -platform=linux_amd64\n(where linux_amd64 is the platform to generate)",
 		strings.Join(names, "\n  - "), platform))
 }
+
+// lockReadFailureDiag is the single error tofu init reports when the lock
+// file has errors (lockfile.md §3): the diagnostics, warnings included,
+// folded into the Summary as Go's error text of a diagnostics list, with no
+// Detail.
+func lockReadFailureDiag(diags hcl.Diagnostics) *hcl.Diagnostic {
+	item := func(d *hcl.Diagnostic) string {
+		if d.Detail == "" {
+			return d.Summary
+		}
+		return d.Summary + ": " + d.Detail
+	}
+	text := ""
+	if len(diags) == 1 {
+		text = item(diags[0])
+	} else {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%d problems:\n", len(diags))
+		for _, d := range diags {
+			b.WriteString("\n- " + item(d))
+		}
+		text = b.String()
+	}
+	return errorDiag("failed to read dependency lock file: "+text, "")
+}

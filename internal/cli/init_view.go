@@ -30,6 +30,21 @@ type initView interface {
 // plainView prints OpenTofu's lines without colour.
 type plainView struct {
 	m *Meta
+	// kept holds files whose content as read must be used for source
+	// snippets: the lock file, which init may rewrite before its
+	// diagnostics are printed.
+	kept map[string]*hcl.File
+}
+
+// keepSource makes snippets of f's diagnostics show f as it was read.
+func (v *plainView) keepSource(f *hcl.File, name string) {
+	if f == nil {
+		return
+	}
+	if v.kept == nil {
+		v.kept = map[string]*hcl.File{}
+	}
+	v.kept[name] = f
 }
 
 func (v *plainView) Event(kind, provider, version, text string) { fmt.Fprintln(v.m.Stdout, text) }
@@ -45,7 +60,11 @@ func (v *plainView) Message(kind, text string, toStderr bool) {
 }
 
 func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
-	p := newDiagPrinter(v.m, sourceFiles(diags))
+	files := sourceFiles(diags)
+	for name, f := range v.kept {
+		files[name] = f
+	}
+	p := newDiagPrinter(v.m, files)
 	p.extraNewline = true
 	p.Print(diags)
 }
