@@ -11,32 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
-)
 
-// conformanceDir returns ../shared/conformance/NAME relative to the module
-// root, or skips the test when it is absent.
-func conformanceDir(t testing.TB, name string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "conformance", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("conformance data not found at %s; skipping", p)
-	}
-	return p
-}
+	"github.com/tfdeps/tfdeps/internal/conformance"
+)
 
 type expectedDiag struct {
 	Severity string `json:"severity"`
@@ -103,7 +80,7 @@ func orEmpty(s []string) []string {
 }
 
 func TestConformanceConfig(t *testing.T) {
-	root := conformanceDir(t, "config")
+	root := conformance.Dir(t, "config")
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)

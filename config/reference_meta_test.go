@@ -8,12 +8,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/internal/conformance"
 )
 
 // TestConformanceReferenceMeta compares meta-arguments of resources, module
 // calls, provider configurations, imports and checks with reference.json.
 func TestConformanceReferenceMeta(t *testing.T) {
-	root := conformanceDir(t, "config")
+	root := conformance.Dir(t, "config")
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)

@@ -8,13 +8,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/internal/conformance"
 )
 
 // TestConformanceReferenceBodies compares every merged configuration body
 // (resources, module calls, providers, backend, cloud, provider_meta) and
 // declaration range with the full OpenTofu result in reference.json.
 func TestConformanceReferenceBodies(t *testing.T) {
-	root := conformanceDir(t, "config")
+	root := conformance.Dir(t, "config")
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)

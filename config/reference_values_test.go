@@ -8,12 +8,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfdeps/tfdeps/internal/conformance"
 )
 
 // TestConformanceReferenceValues compares variables, outputs, locals and
 // required_providers with reference.json field by field.
 func TestConformanceReferenceValues(t *testing.T) {
-	root := conformanceDir(t, "config")
+	root := conformance.Dir(t, "config")
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)

@@ -12,10 +12,12 @@ import (
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfdeps/tfdeps/internal/conformance"
 )
 
 // conformanceConfigDir is where the shared conformance fixtures live,
-// relative to this package.
+// relative to this package; the fuzz test takes seeds from it when present.
 var conformanceConfigDir = filepath.Join("..", "..", "shared", "conformance", "config")
 
 // TestRenderRoundTrip is the property behind "tfdeps config": for every
@@ -25,13 +27,14 @@ var conformanceConfigDir = filepath.Join("..", "..", "shared", "conformance", "c
 // syntax tree (attribute expressions compared by meaning) and the same
 // rendering.
 func TestRenderRoundTrip(t *testing.T) {
-	entries, err := os.ReadDir(conformanceConfigDir)
+	root := conformance.Dir(t, "config")
+	entries, err := os.ReadDir(root)
 	if err != nil {
-		t.Skipf("conformance fixtures not available (%s): %v", conformanceConfigDir, err)
+		t.Fatal(err)
 	}
 	tested := 0
 	for _, e := range entries {
-		in := filepath.Join(conformanceConfigDir, e.Name(), "in")
+		in := filepath.Join(root, e.Name(), "in")
 		if _, err := os.Stat(in); err != nil {
 			continue
 		}

@@ -14,32 +14,9 @@ import (
 	"testing"
 
 	"golang.org/x/mod/sumdb/dirhash"
-)
 
-// conformanceDir returns ../shared/conformance/SUB relative to the module
-// root, skipping the test when it is absent.
-func conformanceDir(t *testing.T, sub string) string {
-	t.Helper()
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	path := filepath.Join(dir, "..", "shared", "conformance", sub)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("conformance data not available at %s: %v", path, err)
-	}
-	return path
-}
+	"github.com/tfdeps/tfdeps/internal/conformance"
+)
 
 type packageCase struct {
 	ZH               Hash    `json:"zh"`
@@ -55,7 +32,7 @@ type packageCase struct {
 // loadPackageCases returns the cases keyed by package directory.
 func loadPackageCases(t *testing.T) map[string]packageCase {
 	t.Helper()
-	root := conformanceDir(t, "hashes")
+	root := conformance.Dir(t, "hashes")
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)

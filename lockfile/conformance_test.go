@@ -12,33 +12,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/hashes"
+	"github.com/tfdeps/tfdeps/internal/conformance"
 	"github.com/tfdeps/tfdeps/versions"
 )
-
-// conformanceDir returns ../shared/conformance/SUB relative to the module
-// root, skipping the test when it is absent.
-func conformanceDir(t *testing.T, sub string) string {
-	t.Helper()
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	path := filepath.Join(dir, "..", "shared", "conformance", sub)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("conformance data not available at %s: %v", path, err)
-	}
-	return path
-}
 
 type wantDiag struct {
 	Severity string `json:"severity"`
@@ -98,7 +74,7 @@ func readJSON(t *testing.T, path string, v any) {
 }
 
 func TestConformanceRead(t *testing.T) {
-	root := conformanceDir(t, "lockfiles/read")
+	root := conformance.Dir(t, "lockfiles", "read")
 	files, err := filepath.Glob(filepath.Join(root, "*.hcl"))
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +129,7 @@ type roundtripCase struct {
 }
 
 func TestConformanceRoundtrip(t *testing.T) {
-	root := conformanceDir(t, "lockfiles/roundtrip")
+	root := conformance.Dir(t, "lockfiles", "roundtrip")
 	dirs, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/conformance"
 )
 
 // expectedTree is a requirements/NAME/expected.json file.
@@ -40,17 +41,8 @@ type expectedDiag struct {
 	} `json:"one_of"`
 }
 
-func conformanceDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "conformance", "requirements")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("conformance data not found at %s (../shared/conformance relative to the module root): %v", dir, err)
-	}
-	return dir
-}
-
 func TestConformance(t *testing.T) {
-	dir := conformanceDir(t)
+	dir := conformance.Dir(t, "requirements")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tfdeps/tfdeps/internal/conformance"
 )
 
 type constraintCases struct {
@@ -28,11 +30,7 @@ type constraintCases struct {
 
 func loadConstraintCases(t *testing.T) constraintCases {
 	t.Helper()
-	path := filepath.Join("..", "..", "shared", "conformance", "constraints", "cases.json")
-	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		t.Skipf("conformance data not found at %s (../shared/conformance relative to the module root)", path)
-	}
+	data, err := os.ReadFile(filepath.Join(conformance.Dir(t, "constraints"), "cases.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
