@@ -155,7 +155,9 @@ func (r *initRun) run(ctx context.Context) int {
 	})
 	printProblems(m, sources.ProblemsHeader, sources.ProblemsFooter, srcDiags)
 	if r.opts.upgrade && r.opts.lockfile == "readonly" {
+		// tofu prints the conflict, then the warnings gathered so far.
 		fmt.Fprintln(m.Stderr, "The -upgrade flag conflicts with -lockfile=readonly.")
+		r.view.Diagnostics(diags)
 		return 1
 	}
 	in, err := newInstaller(m, cfg, src, client)
