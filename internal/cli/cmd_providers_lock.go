@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
@@ -167,7 +166,7 @@ func parsePlatformFlags(m *Meta, values []string) ([]addrs.Platform, hcl.Diagnos
 // requests per host.
 func limitedRegistryClient(m *Meta, cfg *cliconfig.Config, n int) *registry.Client {
 	base := registry.Settings{
-		Transport:       providerlock.LimitHosts(http.DefaultTransport.(*http.Transport).Clone(), n),
+		Transport:       providerlock.LimitHosts(registry.NewTransport(), n),
 		Getenv:          m.Getenv,
 		EmulatedVersion: m.TofuVersion,
 		UserAgent:       m.userAgent(),

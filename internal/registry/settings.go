@@ -77,7 +77,17 @@ func (s Settings) transport() http.RoundTripper {
 	if s.Transport != nil {
 		return s.Transport
 	}
-	return http.DefaultTransport.(*http.Transport).Clone()
+	return NewTransport()
+}
+
+// NewTransport is the transport tfdeps uses when none is given: Go's default
+// (proxy from the environment, system roots) keeping enough idle connections
+// per host for the installer's parallel requests, so that they reuse TLS
+// connections instead of making new ones.
+func NewTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 16
+	return t
 }
 
 func (s Settings) emulatedVersion() string {
