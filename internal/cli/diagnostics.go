@@ -78,12 +78,12 @@ func (p *diagPrinter) writeSnippet(buf *bytes.Buffer, d *hcl.Diagnostic) {
 		return
 	}
 	header := fmt.Sprintf("  on %s line %d", rng.Filename, rng.Start.Line)
-	offset := d.Subject.Start.Byte - 1
-	if offset < 0 {
-		offset = 0
-	}
-	if ctx := hcled.ContextString(file, offset); ctx != "" {
-		header += ", in " + ctx
+	// The enclosing block is looked up just before the subject; a subject
+	// at the very start of the file has none.
+	if offset := d.Subject.Start.Byte - 1; offset >= 0 {
+		if ctx := hcled.ContextString(file, offset); ctx != "" {
+			header += ", in " + ctx
+		}
 	}
 	buf.WriteString(header + ":\n")
 	lines := strings.Split(string(file.Bytes), "\n")
