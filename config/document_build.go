@@ -68,11 +68,39 @@ func (m *Module) buildDocument() *Document {
 	for _, x := range m.Removed {
 		add(x.Syntax)
 	}
+	// The objects come from maps; sort them into source order. Blocks of
+	// one JSON array share their declaration range (the property name), so
+	// ties are broken by where their content starts.
 	sort.SliceStable(blocks, func(i, j int) bool {
-		return rangeLess(blocks[i].DefRange, blocks[j].DefRange, order)
+		a, b := blocks[i], blocks[j]
+		if a.DefRange != b.DefRange {
+			return rangeLess(a.DefRange, b.DefRange, order)
+		}
+		return rangeLess(contentStart(a), contentStart(b), order)
 	})
 	doc.Blocks = blocks
 	return doc
+}
+
+// contentStart is the range of the first argument or nested block of b, or
+// its declaration range when its body is empty.
+func contentStart(b *Block) hcl.Range {
+	first := b.DefRange
+	found := false
+	consider := func(r hcl.Range) {
+		if !found || r.Start.Byte < first.Start.Byte {
+			first, found = r, true
+		}
+	}
+	if b.Body != nil {
+		for _, a := range b.Body.Attributes {
+			consider(a.Range)
+		}
+		for _, nb := range b.Body.Blocks {
+			consider(nb.DefRange)
+		}
+	}
+	return first
 }
 
 // localsBlocks returns one locals block per primary locals block, holding
