@@ -5,10 +5,17 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 
 	"github.com/tfdeps/tfdeps/internal/cli"
 )
 
 func main() {
+	// Parsing HCL allocates about 190 bytes per byte of configuration, most
+	// of it short-lived; collecting half as often loads large configurations
+	// about 30% faster (config.BenchmarkLoadDir). GOGC still wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
 	os.Exit(cli.Main(cli.SystemEnv()))
 }
