@@ -42,6 +42,14 @@ func TestExtractConformance(t *testing.T) {
 			target := filepath.Join(t.TempDir(), "linux_amd64")
 			got, err := ExtractFile(context.Background(), zipPath, target, ExtractOptions{})
 			checkConformance(t, c, zipPath, target, got, err)
+			hashed, hashErr := HashArchiveFile(context.Background(), zipPath, ExtractOptions{})
+			if err != nil {
+				if hashErr == nil {
+					t.Errorf("HashArchiveFile succeeded where extraction failed: %v", err)
+				}
+				return
+			}
+			checkHashedAgrees(t, hashed, hashErr, got, target)
 		})
 	}
 }

@@ -32,8 +32,12 @@ func FuzzExtract(f *testing.F) {
 		h1, err := Extract(context.Background(), bytes.NewReader(data), int64(len(data)), "fuzz.zip", target, opts)
 		checkOnlyChild(t, root, "a")
 		checkOnlyChild(t, filepath.Join(root, "a"), "b")
+		hashed, hashErr := hashArchiveBytes(t, data, opts)
 		if err != nil {
 			checkOnlyChild(t, parent, "")
+			if hashErr == nil {
+				t.Fatalf("Extract failed (%v) but HashArchiveFile succeeded", err)
+			}
 			return
 		}
 		checkOnlyChild(t, parent, "linux_amd64")
@@ -41,6 +45,7 @@ func FuzzExtract(f *testing.F) {
 		if got, err := hashes.HashDir(target); err != nil || got != h1 {
 			t.Fatalf("HashDir = %s, %v; Extract returned %s", got, err, h1)
 		}
+		checkHashedAgrees(t, hashed, hashErr, h1, target)
 	})
 }
 
@@ -72,5 +77,34 @@ func checkNoSymlinks(t *testing.T, dir string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// hashArchiveBytes runs HashArchiveFile on data written to a file.
+func hashArchiveBytes(t *testing.T, data []byte, opts ExtractOptions) (HashedArchive, error) {
+	t.Helper()
+	zipPath := filepath.Join(t.TempDir(), "p.zip")
+	if err := os.WriteFile(zipPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return HashArchiveFile(context.Background(), zipPath, opts)
+}
+
+// checkHashedAgrees fails unless HashArchiveFile gave what extracting into
+// dir gave: the same h1: and the same executable for a few types.
+func checkHashedAgrees(t *testing.T, hashed HashedArchive, hashErr error, h1 hashes.Hash, dir string) {
+	t.Helper()
+	if hashErr != nil {
+		t.Fatalf("Extract succeeded but HashArchiveFile failed: %v", hashErr)
+	}
+	if hashed.H1 != h1 {
+		t.Fatalf("HashArchiveFile h1 = %s, extraction gave %s", hashed.H1, h1)
+	}
+	for _, typ := range []string{"foo", "aws", ""} {
+		want, wantErr := FindExecutable(dir, typ)
+		got, gotErr := hashed.Executable(typ)
+		if (wantErr == nil) != (gotErr == nil) || wantErr == nil && filepath.Base(want) != got {
+			t.Fatalf("executable for %q: hashed %q, %v; extracted %q, %v", typ, got, gotErr, want, wantErr)
+		}
 	}
 }

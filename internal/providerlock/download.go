@@ -35,7 +35,7 @@ func (l *Locker) download(ctx context.Context, meta sources.PackageMeta, loc sou
 			return obtained{err: err}
 		}
 	}
-	dirH1, err := l.extractAndHash(ctx, meta, a.Path, tmp)
+	dirH1, err := l.packageH1(ctx, meta, a.Path)
 	if err != nil {
 		return obtained{err: err}
 	}
@@ -64,13 +64,32 @@ func (l *Locker) fromArchive(ctx context.Context, meta sources.PackageMeta, path
 			return obtained{err: err}
 		}
 	}
-	tmp, err := os.MkdirTemp(l.TempDir, "terraform-providers-lock")
-	if err != nil {
-		return obtained{err: err}
-	}
-	defer os.RemoveAll(tmp)
-	dirH1, err := l.extractAndHash(ctx, meta, path, tmp)
+	dirH1, err := l.packageH1(ctx, meta, path)
 	return obtained{auth: auth, dirH1: dirH1, via: Downloaded, err: err}
+}
+
+// packageH1 returns the h1: of the package directory the archive unpacks
+// to, which must hold the provider's executable. OpenTofu unpacks it into a
+// temporary directory and hashes that (DownloadAll does the same); the
+// hash is otherwise computed from the archive as it is read, with the same
+// result and no files written.
+func (l *Locker) packageH1(ctx context.Context, meta sources.PackageMeta, zipPath string) (hashes.Hash, error) {
+	if l.DownloadAll {
+		tmp, err := os.MkdirTemp(l.TempDir, "terraform-providers-lock")
+		if err != nil {
+			return "", err
+		}
+		defer os.RemoveAll(tmp)
+		return l.extractAndHash(ctx, meta, zipPath, tmp)
+	}
+	hashed, err := installer.HashArchiveFile(ctx, zipPath, l.Extract)
+	if err != nil {
+		return "", err
+	}
+	if _, err := hashed.Executable(meta.Provider.Type); err != nil {
+		return "", fmt.Errorf("provider binary not found: %s", err)
+	}
+	return hashed.H1, nil
 }
 
 // extractAndHash unpacks the archive under tmp and returns the h1: of the
