@@ -29,8 +29,8 @@ cleanup() {
 trap cleanup EXIT
 
 go build -o "$work/tfdeps" ./cmd/tfdeps
-go build -o "$work/fakeserver" ./bench/initbench/fakeserver
-"$work/fakeserver" -dir "$work" -n "$n" -mb "$mb" &
+go build -o "$work/fakeserver" ./bench/cmd/fakeserver
+"$work/fakeserver" -dir "$work" -n "$n" -mb "$mb" -platforms linux_amd64 &
 server_pid=$!
 for _ in $(seq 1 600); do
 	[ -f "$work/env" ] && break

@@ -29,7 +29,7 @@ cleanup() {
 trap cleanup EXIT
 
 go build -o "$work/tfdeps" ./cmd/tfdeps
-go build -o "$work/fakeserver" ./bench/lockbench/fakeserver
+go build -o "$work/fakeserver" ./bench/cmd/fakeserver
 
 # start_server NAME FLAGS...: a fake registry whose files go to $work/NAME.
 start_server() {

@@ -1,5 +1,6 @@
 // Command fakeserver serves N providers × the given platforms of SIZE MB
-// each from the fake registry of internal/registrytest, for bench/lock.sh.
+// each from the fake registry of internal/registrytest, for bench/lock.sh
+// and bench/init.sh.
 // Every package is generated once before the server reports ready, so the
 // measured runs do not pay for it. It writes the CA file, a CLI
 // configuration and an env file (KEY=VALUE lines) into DIR and serves until
