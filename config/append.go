@@ -13,35 +13,20 @@ func (m *Module) appendFile(f *File) hcl.Diagnostics {
 	m.Languages = append(m.Languages, f.Languages...)
 	for _, b := range f.Backends {
 		if m.Backend != nil {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Duplicate backend configuration",
-				Detail:   fmt.Sprintf("A module may have only one backend configuration. The backend was previously configured at %s.", m.Backend.DeclRange),
-				Subject:  b.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Duplicate backend configuration", fmt.Sprintf("A module may have only one backend configuration. The backend was previously configured at %s.", m.Backend.DeclRange), b.DeclRange.Ptr()))
 			continue
 		}
 		m.Backend = b
 	}
 	for _, c := range f.Clouds {
 		if m.Cloud != nil {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Duplicate cloud configurations",
-				Detail:   fmt.Sprintf("A module may have only one 'cloud' block configuring a cloud backend. A cloud backend was previously configured at %s.", m.Cloud.DeclRange),
-				Subject:  c.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Duplicate cloud configurations", fmt.Sprintf("A module may have only one 'cloud' block configuring a cloud backend. A cloud backend was previously configured at %s.", m.Cloud.DeclRange), c.DeclRange.Ptr()))
 			continue
 		}
 		m.Cloud = c
 	}
 	if m.Backend != nil && m.Cloud != nil {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Both a backend and a cloud configuration are present",
-			Detail:   fmt.Sprintf("A module may declare either one 'cloud' block configuring a cloud backend OR one 'backend' block configuring a state backend. A cloud backend is configured at %s; a backend is configured at %s. Remove the backend block to configure a cloud backend.", m.Cloud.DeclRange, m.Backend.DeclRange),
-			Subject:  m.Backend.DeclRange.Ptr(),
-		})
+		diags = append(diags, errorDiag("Both a backend and a cloud configuration are present", fmt.Sprintf("A module may declare either one 'cloud' block configuring a cloud backend OR one 'backend' block configuring a state backend. A cloud backend is configured at %s; a backend is configured at %s. Remove the backend block to configure a cloud backend.", m.Cloud.DeclRange, m.Backend.DeclRange), m.Backend.DeclRange.Ptr()))
 	}
 	for _, pc := range f.ProviderConfigs {
 		existing, ok := m.ProviderConfigs[pc.Key()]
@@ -50,41 +35,21 @@ func (m *Module) appendFile(f *File) hcl.Diagnostics {
 			continue
 		}
 		if existing.Alias == "" {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Duplicate provider configuration",
-				Detail:   fmt.Sprintf("A default (non-aliased) provider configuration for %q was already given at %s. If multiple configurations are required, set the \"alias\" argument for alternative configurations.", existing.Name, existing.DeclRange),
-				Subject:  pc.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Duplicate provider configuration", fmt.Sprintf("A default (non-aliased) provider configuration for %q was already given at %s. If multiple configurations are required, set the \"alias\" argument for alternative configurations.", existing.Name, existing.DeclRange), pc.DeclRange.Ptr()))
 		} else {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Duplicate provider configuration",
-				Detail:   fmt.Sprintf("A provider configuration for %q with alias %q was already given at %s. Each configuration for the same provider must have a distinct alias.", existing.Name, existing.Alias, existing.DeclRange),
-				Subject:  pc.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Duplicate provider configuration", fmt.Sprintf("A provider configuration for %q with alias %q was already given at %s. Each configuration for the same provider must have a distinct alias.", existing.Name, existing.Alias, existing.DeclRange), pc.DeclRange.Ptr()))
 		}
 	}
 	for _, pm := range f.ProviderMetas {
 		p := m.ProviderForLocalName(pm.Provider)
 		if existing, ok := m.ProviderMetas[p]; ok {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Duplicate provider_meta block",
-				Detail:   fmt.Sprintf("A provider_meta block for provider %q was already declared at %s. Providers may only have one provider_meta block per module.", existing.Provider, existing.DeclRange),
-				Subject:  pm.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Duplicate provider_meta block", fmt.Sprintf("A provider_meta block for provider %q was already declared at %s. Providers may only have one provider_meta block per module.", existing.Provider, existing.DeclRange), pm.DeclRange.Ptr()))
 		}
 		m.ProviderMetas[p] = pm
 	}
 	for _, e := range f.Encryptions {
 		if m.Encryption != nil {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Duplicate encryption configuration",
-				Detail:   fmt.Sprintf("A module may have only one encryption configuration. Encryption was previously configured at %s.", m.Encryption.DeclRange),
-				Subject:  e.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Duplicate encryption configuration", fmt.Sprintf("A module may have only one encryption configuration. Encryption was previously configured at %s.", m.Encryption.DeclRange), e.DeclRange.Ptr()))
 			continue
 		}
 		m.Encryption = e
@@ -98,45 +63,25 @@ func (m *Module) appendNamedValues(f *File) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, v := range f.Variables {
 		if existing, ok := m.Variables[v.Name]; ok {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Duplicate variable declaration",
-				Detail:   fmt.Sprintf("A variable named %q was already declared at %s. Variable names must be unique within a module.", existing.Name, existing.DeclRange),
-				Subject:  v.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Duplicate variable declaration", fmt.Sprintf("A variable named %q was already declared at %s. Variable names must be unique within a module.", existing.Name, existing.DeclRange), v.DeclRange.Ptr()))
 		}
 		m.Variables[v.Name] = v
 	}
 	for _, l := range f.Locals {
 		if existing, ok := m.Locals[l.Name]; ok {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Duplicate local value definition",
-				Detail:   fmt.Sprintf("A local value named %q was already defined at %s. Local value names must be unique within a module.", existing.Name, existing.DeclRange),
-				Subject:  l.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Duplicate local value definition", fmt.Sprintf("A local value named %q was already defined at %s. Local value names must be unique within a module.", existing.Name, existing.DeclRange), l.DeclRange.Ptr()))
 		}
 		m.Locals[l.Name] = l
 	}
 	for _, o := range f.Outputs {
 		if existing, ok := m.Outputs[o.Name]; ok {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Duplicate output definition",
-				Detail:   fmt.Sprintf("An output named %q was already defined at %s. Output names must be unique within a module.", existing.Name, existing.DeclRange),
-				Subject:  o.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Duplicate output definition", fmt.Sprintf("An output named %q was already defined at %s. Output names must be unique within a module.", existing.Name, existing.DeclRange), o.DeclRange.Ptr()))
 		}
 		m.Outputs[o.Name] = o
 	}
 	for _, mc := range f.ModuleCalls {
 		if existing, ok := m.ModuleCalls[mc.Name]; ok {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Duplicate module call",
-				Detail:   fmt.Sprintf("A module call named %q was already defined at %s. Module calls must have unique names within a module.", existing.Name, existing.DeclRange),
-				Subject:  mc.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Duplicate module call", fmt.Sprintf("A module call named %q was already defined at %s. Module calls must have unique names within a module.", existing.Name, existing.DeclRange), mc.DeclRange.Ptr()))
 		}
 		m.ModuleCalls[mc.Name] = mc
 	}
@@ -151,12 +96,7 @@ func duplicateResource(kind string, existing, r *Resource, extra string) *hcl.Di
 	case "ephemeral":
 		summaryKind, detailKind = "ephemeral resource", "ephemeral resource"
 	}
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  fmt.Sprintf("Duplicate %s %q configuration", summaryKind, existing.Type),
-		Detail:   fmt.Sprintf("A %s %s named %q was already declared at %s. Resource names must be unique per type in each module%s.", existing.Type, detailKind, existing.Name, existing.DeclRange, extra),
-		Subject:  r.DeclRange.Ptr(),
-	}
+	return errorDiag(fmt.Sprintf("Duplicate %s %q configuration", summaryKind, existing.Type), fmt.Sprintf("A %s %s named %q was already declared at %s. Resource names must be unique per type in each module%s.", existing.Type, detailKind, existing.Name, existing.DeclRange, extra), r.DeclRange.Ptr())
 }
 
 func (m *Module) appendResources(f *File) hcl.Diagnostics {
@@ -195,12 +135,7 @@ func (m *Module) appendResources(f *File) hcl.Diagnostics {
 			m.resolveResourceProvider(r)
 		}
 		if existing, ok := m.Checks[c.Name]; ok {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("Duplicate check %q configuration", existing.Name),
-				Detail:   fmt.Sprintf("A check block named %q was already declared at %s. Check blocks must be unique within each module.", existing.Name, existing.DeclRange),
-				Subject:  c.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag(fmt.Sprintf("Duplicate check %q configuration", existing.Name), fmt.Sprintf("A check block named %q was already declared at %s. Check blocks must be unique within each module.", existing.Name, existing.DeclRange), c.DeclRange.Ptr()))
 			continue
 		}
 		m.Checks[c.Name] = c
@@ -209,12 +144,7 @@ func (m *Module) appendResources(f *File) hcl.Diagnostics {
 	for _, imp := range f.Imports {
 		for _, prev := range m.Imports {
 			if imp.ResolvedTo != "" && imp.ResolvedTo == prev.ResolvedTo {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  fmt.Sprintf("Duplicate import configuration for %q", imp.ResolvedTo),
-					Detail:   fmt.Sprintf("An import block for the resource %q was already declared at %s. A resource can have only one import block.", imp.ResolvedTo, prev.DeclRange),
-					Subject:  imp.DeclRange.Ptr(),
-				})
+				diags = append(diags, errorDiag(fmt.Sprintf("Duplicate import configuration for %q", imp.ResolvedTo), fmt.Sprintf("An import block for the resource %q was already declared at %s. A resource can have only one import block.", imp.ResolvedTo, prev.DeclRange), imp.DeclRange.Ptr()))
 			}
 		}
 		if imp.ProviderConfigRef != nil {

@@ -18,12 +18,7 @@ func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	c := &Check{Name: block.Labels[0], DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, checkShape)}
 	if !hclsyntax.ValidIdentifier(c.Name) {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid check block name",
-			Detail:   badIdentifierDetail,
-			Subject:  &block.LabelRanges[0],
-		})
+		diags = append(diags, errorDiag("Invalid check block name", badIdentifierDetail, &block.LabelRanges[0]))
 	}
 	content, moreDiags := bodyContent(block.Body, checkBlockSchema)
 	diags = append(diags, moreDiags...)
@@ -34,12 +29,7 @@ func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
 		switch b.Type {
 		case "data":
 			if c.DataResource != nil {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Multiple data resource blocks",
-					Detail:   fmt.Sprintf("This check block already has a data resource defined at %s.", c.DataResource.DeclRange.Ptr()),
-					Subject:  b.DefRange.Ptr(),
-				})
+				diags = append(diags, errorDiag("Multiple data resource blocks", fmt.Sprintf("This check block already has a data resource defined at %s.", c.DataResource.DeclRange.Ptr()), b.DefRange.Ptr()))
 				continue
 			}
 			r, rDiags := decodeResource(b, DataResourceMode, false, true)
@@ -60,12 +50,7 @@ func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
 		}
 	}
 	if len(c.Asserts) == 0 {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Zero assert blocks",
-			Detail:   "Check blocks must have at least one assert block.",
-			Subject:  c.DeclRange.Ptr(),
-		})
+		diags = append(diags, errorDiag("Zero assert blocks", "Check blocks must have at least one assert block.", c.DeclRange.Ptr()))
 	}
 	return c, diags
 }
@@ -209,12 +194,7 @@ func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 		}
 	}
 	if !seenLifecycle {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagWarning,
-			Summary:  "Missing lifecycle from the removed block",
-			Detail:   "It is recommended for each 'removed' block configured to have also the 'lifecycle' block defined. By not specifying if the resource should be destroyed or not, could lead to unwanted behavior.",
-			Subject:  block.DefRange.Ptr(),
-		})
+		diags = append(diags, warningDiag("Missing lifecycle from the removed block", "It is recommended for each 'removed' block configured to have also the 'lifecycle' block defined. By not specifying if the resource should be destroyed or not, could lead to unwanted behavior.", block.DefRange.Ptr()))
 	}
 	return r, diags
 }

@@ -206,10 +206,5 @@ func (file *File) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 
 // cantOverride is error C9 for a nested block an override file may not hold.
 func cantOverride(block *hcl.Block) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  fmt.Sprintf("Can't override %s blocks", block.Type),
-		Detail:   fmt.Sprintf("Override files cannot override %q blocks.", block.Type),
-		Subject:  block.DefRange.Ptr(),
-	}
+	return errorDiag(fmt.Sprintf("Can't override %s blocks", block.Type), fmt.Sprintf("Override files cannot override %q blocks.", block.Type), block.DefRange.Ptr())
 }

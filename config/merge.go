@@ -17,12 +17,7 @@ func (m *Module) mergeFile(f *File) hcl.Diagnostics {
 		b.Syntax.Replaced = m.backendOrCloudRange()
 		m.Cloud, m.Backend = nil, b
 	default:
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Duplicate backend configuration",
-			Detail:   fmt.Sprintf("Each override file may have only one backend configuration. A backend was previously configured at %s.", f.Backends[0].DeclRange),
-			Subject:  f.Backends[1].DeclRange.Ptr(),
-		})
+		diags = append(diags, errorDiag("Duplicate backend configuration", fmt.Sprintf("Each override file may have only one backend configuration. A backend was previously configured at %s.", f.Backends[0].DeclRange), f.Backends[1].DeclRange.Ptr()))
 	}
 	switch len(f.Clouds) {
 	case 0:
@@ -32,12 +27,7 @@ func (m *Module) mergeFile(f *File) hcl.Diagnostics {
 		c.Syntax.Replaced = m.backendOrCloudRange()
 		m.Backend, m.Cloud = nil, c
 	default:
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Duplicate cloud configurations",
-			Detail:   fmt.Sprintf("A module may have only one 'cloud' block configuring a cloud backend. A cloud backend was previously configured at %s.", f.Clouds[0].DeclRange),
-			Subject:  f.Clouds[1].DeclRange.Ptr(),
-		})
+		diags = append(diags, errorDiag("Duplicate cloud configurations", fmt.Sprintf("A module may have only one 'cloud' block configuring a cloud backend. A cloud backend was previously configured at %s.", f.Clouds[0].DeclRange), f.Clouds[1].DeclRange.Ptr()))
 	}
 	for _, pc := range f.ProviderConfigs {
 		existing, ok := m.ProviderConfigs[pc.Key()]
@@ -48,12 +38,7 @@ func (m *Module) mergeFile(f *File) hcl.Diagnostics {
 			pc.Syntax.FromOverride = f.Name
 			m.ProviderConfigs[pc.Key()] = pc
 		default:
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Missing base provider configuration for override",
-				Detail:   fmt.Sprintf("There is no %s provider configuration with the alias %q. An override file can only override an aliased provider configuration that was already defined in a primary configuration file.", pc.Name, pc.Alias),
-				Subject:  pc.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Missing base provider configuration for override", fmt.Sprintf("There is no %s provider configuration with the alias %q. An override file can only override an aliased provider configuration that was already defined in a primary configuration file.", pc.Name, pc.Alias), pc.DeclRange.Ptr()))
 		}
 	}
 	switch len(f.Encryptions) {
@@ -61,38 +46,18 @@ func (m *Module) mergeFile(f *File) hcl.Diagnostics {
 	case 1:
 		m.mergeEncryption(f.Encryptions[0], f.Name)
 	default:
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Duplicate encryption configuration",
-			Detail:   fmt.Sprintf("Each override file may have only one encryption configuration. Encryption was previously configured at %s.", f.Encryptions[0].DeclRange),
-			Subject:  f.Encryptions[1].DeclRange.Ptr(),
-		})
+		diags = append(diags, errorDiag("Duplicate encryption configuration", fmt.Sprintf("Each override file may have only one encryption configuration. Encryption was previously configured at %s.", f.Encryptions[0].DeclRange), f.Encryptions[1].DeclRange.Ptr()))
 	}
 	diags = append(diags, m.mergeNamedValues(f)...)
 	diags = append(diags, m.mergeResources(f)...)
 	for _, mv := range f.Moved {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Cannot override 'moved' blocks",
-			Detail:   "Records of moved objects can appear only in normal files, not in override files.",
-			Subject:  mv.DeclRange.Ptr(),
-		})
+		diags = append(diags, errorDiag("Cannot override 'moved' blocks", "Records of moved objects can appear only in normal files, not in override files.", mv.DeclRange.Ptr()))
 	}
 	for _, imp := range f.Imports {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Cannot override 'import' blocks",
-			Detail:   "Import blocks can appear only in normal files, not in override files.",
-			Subject:  imp.DeclRange.Ptr(),
-		})
+		diags = append(diags, errorDiag("Cannot override 'import' blocks", "Import blocks can appear only in normal files, not in override files.", imp.DeclRange.Ptr()))
 	}
 	for _, r := range f.Removed {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Cannot override 'Removed' blocks",
-			Detail:   "Removed blocks can appear only in normal files, not in override files.",
-			Subject:  r.DeclRange.Ptr(),
-		})
+		diags = append(diags, errorDiag("Cannot override 'Removed' blocks", "Removed blocks can appear only in normal files, not in override files.", r.DeclRange.Ptr()))
 	}
 	return diags
 }
@@ -114,12 +79,7 @@ func (m *Module) mergeNamedValues(f *File) hcl.Diagnostics {
 	for _, v := range f.Variables {
 		existing, ok := m.Variables[v.Name]
 		if !ok {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Missing base variable declaration to override",
-				Detail:   fmt.Sprintf("There is no variable named %q. An override file can only override a variable that was already declared in a primary configuration file.", v.Name),
-				Subject:  v.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Missing base variable declaration to override", fmt.Sprintf("There is no variable named %q. An override file can only override a variable that was already declared in a primary configuration file.", v.Name), v.DeclRange.Ptr()))
 			continue
 		}
 		diags = append(diags, existing.merge(v, f.Name)...)
@@ -127,12 +87,7 @@ func (m *Module) mergeNamedValues(f *File) hcl.Diagnostics {
 	for _, l := range f.Locals {
 		existing, ok := m.Locals[l.Name]
 		if !ok {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Missing base local value definition to override",
-				Detail:   fmt.Sprintf("There is no local value named %q. An override file can only override a local value that was already defined in a primary configuration file.", l.Name),
-				Subject:  l.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Missing base local value definition to override", fmt.Sprintf("There is no local value named %q. An override file can only override a local value that was already defined in a primary configuration file.", l.Name), l.DeclRange.Ptr()))
 			continue
 		}
 		existing.merge(l)
@@ -140,12 +95,7 @@ func (m *Module) mergeNamedValues(f *File) hcl.Diagnostics {
 	for _, o := range f.Outputs {
 		existing, ok := m.Outputs[o.Name]
 		if !ok {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Missing base output definition to override",
-				Detail:   fmt.Sprintf("There is no output named %q. An override file can only override an output that was already defined in a primary configuration file.", o.Name),
-				Subject:  o.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Missing base output definition to override", fmt.Sprintf("There is no output named %q. An override file can only override an output that was already defined in a primary configuration file.", o.Name), o.DeclRange.Ptr()))
 			continue
 		}
 		diags = append(diags, existing.merge(o, f.Name)...)
@@ -153,12 +103,7 @@ func (m *Module) mergeNamedValues(f *File) hcl.Diagnostics {
 	for _, mc := range f.ModuleCalls {
 		existing, ok := m.ModuleCalls[mc.Name]
 		if !ok {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Missing module call to override",
-				Detail:   fmt.Sprintf("There is no module call named %q. An override file can only override a module call that was defined in a primary configuration file.", mc.Name),
-				Subject:  mc.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Missing module call to override", fmt.Sprintf("There is no module call named %q. An override file can only override a module call that was defined in a primary configuration file.", mc.Name), mc.DeclRange.Ptr()))
 			continue
 		}
 		diags = append(diags, existing.merge(mc, f.Name)...)
@@ -182,12 +127,7 @@ func (m *Module) mergeResources(f *File) hcl.Diagnostics {
 		for _, r := range k.list {
 			existing, ok := k.into[r.Key()]
 			if !ok {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  k.summary,
-					Detail:   fmt.Sprintf("There is no %s %s named %q. An override file can only override %s defined in a primary configuration file.", r.Type, k.article, r.Name, k.block),
-					Subject:  r.DeclRange.Ptr(),
-				})
+				diags = append(diags, errorDiag(k.summary, fmt.Sprintf("There is no %s %s named %q. An override file can only override %s defined in a primary configuration file.", r.Type, k.article, r.Name, k.block), r.DeclRange.Ptr()))
 				continue
 			}
 			diags = append(diags, m.mergeResource(existing, r, f.Name)...)

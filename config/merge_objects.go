@@ -71,22 +71,12 @@ func (v *Variable) merge(ov *Variable, file string) hcl.Diagnostics {
 		default:
 			detail = "This variable's default value is not compatible with its type constraint: %s."
 		}
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid default value for variable",
-			Detail:   fmt.Sprintf(detail, err),
-			Subject:  ov.DeclRange.Ptr(),
-		})
+		diags = append(diags, errorDiag("Invalid default value for variable", fmt.Sprintf(detail, err), ov.DeclRange.Ptr()))
 	} else {
 		v.Default = val
 	}
 	if !v.Nullable && v.Default.IsNull() {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid default value for variable",
-			Detail:   "A null default value is not valid when nullable=false.",
-			Subject:  ov.DeclRange.Ptr(),
-		})
+		diags = append(diags, errorDiag("Invalid default value for variable", "A null default value is not valid when nullable=false.", ov.DeclRange.Ptr()))
 	}
 	return diags
 }

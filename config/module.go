@@ -129,12 +129,7 @@ func (m *Module) assemble(primary, overrides []*File) hcl.Diagnostics {
 	for _, f := range primary {
 		for _, rp := range f.RequiredProviders {
 			if first != nil {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Duplicate required providers configuration",
-					Detail:   fmt.Sprintf("A module may have only one required providers configuration. The required providers were previously configured at %s.", first.DeclRange),
-					Subject:  rp.DeclRange.Ptr(),
-				})
+				diags = append(diags, errorDiag("Duplicate required providers configuration", fmt.Sprintf("A module may have only one required providers configuration. The required providers were previously configured at %s.", first.DeclRange), rp.DeclRange.Ptr()))
 				continue
 			}
 			first = rp

@@ -37,12 +37,7 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 		Syntax:    newSyntaxBlock(block, moduleShape),
 	}
 	if !hclsyntax.ValidIdentifier(mc.Name) {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid module instance name",
-			Detail:   badIdentifierDetail,
-			Subject:  &block.LabelRanges[0],
-		})
+		diags = append(diags, errorDiag("Invalid module instance name", badIdentifierDetail, &block.LabelRanges[0]))
 	}
 	schema := moduleBlockSchema
 	if override {
@@ -156,19 +151,9 @@ func decodeProviderBlock(block *hcl.Block) (*ProviderConfig, hcl.Diagnostics) {
 	content, _, moreDiags := block.Body.PartialContent(providerBlockSchema)
 	diags = append(diags, moreDiags...)
 	if part, err := parseProviderPart(p.Name); err != nil {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid provider local name",
-			Detail:   fmt.Sprintf("%s is an invalid provider local name: %s", p.Name, err),
-			Subject:  &block.LabelRanges[0],
-		})
+		diags = append(diags, errorDiag("Invalid provider local name", fmt.Sprintf("%s is an invalid provider local name: %s", p.Name, err), &block.LabelRanges[0]))
 	} else if part != p.Name {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid provider local name",
-			Detail:   fmt.Sprintf("Provider names must be normalized. Replace %q with %q to fix this error.", p.Name, part),
-			Subject:  &block.LabelRanges[0],
-		})
+		diags = append(diags, errorDiag("Invalid provider local name", fmt.Sprintf("Provider names must be normalized. Replace %q with %q to fix this error.", p.Name, part), &block.LabelRanges[0]))
 	}
 	if content == nil {
 		return p, diags
@@ -179,21 +164,11 @@ func decodeProviderBlock(block *hcl.Block) (*ProviderConfig, hcl.Diagnostics) {
 		r := attr.Expr.Range()
 		p.AliasRange = &r
 		if !valDiags.HasErrors() && !hclsyntax.ValidIdentifier(p.Alias) {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid provider configuration alias",
-				Detail:   "An alias must be a valid name. " + badIdentifierDetail,
-				Subject:  attr.Expr.Range().Ptr(),
-			})
+			diags = append(diags, errorDiag("Invalid provider configuration alias", "An alias must be a valid name. "+badIdentifierDetail, attr.Expr.Range().Ptr()))
 		}
 	}
 	if attr, ok := content.Attributes["version"]; ok {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagWarning,
-			Summary:  "Version constraints inside provider configuration blocks are deprecated",
-			Detail:   "OpenTofu 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of OpenTofu. To silence this warning, move the provider version constraint into the required_providers block.",
-			Subject:  attr.Expr.Range().Ptr(),
-		})
+		diags = append(diags, warningDiag("Version constraints inside provider configuration blocks are deprecated", "OpenTofu 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of OpenTofu. To silence this warning, move the provider version constraint into the required_providers block.", attr.Expr.Range().Ptr()))
 		vc, _, vDiags := decodeVersionConstraint(attr, attr.Name)
 		diags = append(diags, vDiags...)
 		p.Version, p.VersionSet, p.VersionRange = vc.Required, vc.Set, attr.Range
@@ -229,21 +204,11 @@ func duplicateEscapingBlock(what, kind string, first, second *hcl.Block) *hcl.Di
 }
 
 func duplicateLifecycleBlock(what string, first, second *hcl.Block) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Duplicate lifecycle block",
-		Detail:   fmt.Sprintf("This %s already has a lifecycle block at %s.", what, first.DefRange),
-		Subject:  &second.DefRange,
-	}
+	return errorDiag("Duplicate lifecycle block", fmt.Sprintf("This %s already has a lifecycle block at %s.", what, first.DefRange), &second.DefRange)
 }
 
 func reservedBlockName(kind string, b *hcl.Block) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  fmt.Sprintf("Reserved block type name in %s block", kind),
-		Detail:   fmt.Sprintf("The block type name %q is reserved for use by OpenTofu in a future version.", b.Type),
-		Subject:  &b.TypeRange,
-	}
+	return errorDiag(fmt.Sprintf("Reserved block type name in %s block", kind), fmt.Sprintf("The block type name %q is reserved for use by OpenTofu in a future version.", b.Type), &b.TypeRange)
 }
 
 // countCombination is error C14 when more than one of count, enabled and
@@ -277,10 +242,5 @@ func countCombination(attrs []*hcl.Attribute) *hcl.Diagnostic {
 		joined = list[0] + ", " + list[1] + ", and " + list[2]
 	}
 	rng := hcl.RangeBetween(first.NameRange, last.NameRange)
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Invalid combination of " + joined,
-		Detail:   "The " + joined + " meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of resources to be created.",
-		Subject:  &rng,
-	}
+	return errorDiag("Invalid combination of "+joined, "The "+joined+" meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of resources to be created.", &rng)
 }

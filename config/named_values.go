@@ -45,19 +45,9 @@ func decodeVariableBlock(block *hcl.Block, override bool) (*Variable, hcl.Diagno
 		v.Nullable = true
 	}
 	if reservedVariableNames[v.Name] {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid variable name",
-			Detail:   fmt.Sprintf("The variable name %q is reserved due to its special meaning inside module blocks.", v.Name),
-			Subject:  &block.LabelRanges[0],
-		})
+		diags = append(diags, errorDiag("Invalid variable name", fmt.Sprintf("The variable name %q is reserved due to its special meaning inside module blocks.", v.Name), &block.LabelRanges[0]))
 	} else if !hclsyntax.ValidIdentifier(v.Name) {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid variable name",
-			Detail:   badIdentifierDetail,
-			Subject:  &block.LabelRanges[0],
-		})
+		diags = append(diags, errorDiag("Invalid variable name", badIdentifierDetail, &block.LabelRanges[0]))
 	}
 
 	content, moreDiags := bodyContent(block.Body, variableBlockSchema)
@@ -123,23 +113,13 @@ func (v *Variable) decodeDefault(attr *hcl.Attribute) hcl.Diagnostics {
 		}
 		converted, err := convert.Convert(val, v.ConstraintType)
 		if err != nil {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid default value for variable",
-				Detail:   fmt.Sprintf("This default value is not compatible with the variable's type constraint: %s.", convertErrorText(err)),
-				Subject:  attr.Expr.Range().Ptr(),
-			})
+			diags = append(diags, errorDiag("Invalid default value for variable", fmt.Sprintf("This default value is not compatible with the variable's type constraint: %s.", convertErrorText(err)), attr.Expr.Range().Ptr()))
 			converted = cty.DynamicVal
 		}
 		val = converted
 	}
 	if v.NullableSet && !v.Nullable && val.IsNull() {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid default value for variable",
-			Detail:   "A null default value is not valid when nullable=false.",
-			Subject:  attr.Expr.Range().Ptr(),
-		})
+		diags = append(diags, errorDiag("Invalid default value for variable", "A null default value is not valid when nullable=false.", attr.Expr.Range().Ptr()))
 	}
 	v.Default = val
 	return diags
@@ -211,12 +191,7 @@ func decodeLocalsBlock(block *hcl.Block, syn *Block) ([]*Local, hcl.Diagnostics)
 	var locals []*Local
 	for _, attr := range ordered {
 		if !hclsyntax.ValidIdentifier(attr.Name) {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid local value name",
-				Detail:   badIdentifierDetail,
-				Subject:  &attr.NameRange,
-			})
+			diags = append(diags, errorDiag("Invalid local value name", badIdentifierDetail, &attr.NameRange))
 		}
 		syntax := byName[attr.Name]
 		if syntax == nil {
@@ -253,12 +228,7 @@ func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostic
 	}
 	var diags hcl.Diagnostics
 	if !hclsyntax.ValidIdentifier(o.Name) {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid output name",
-			Detail:   badIdentifierDetail,
-			Subject:  &block.LabelRanges[0],
-		})
+		diags = append(diags, errorDiag("Invalid output name", badIdentifierDetail, &block.LabelRanges[0]))
 	}
 	schema := outputBlockSchema
 	if override {
@@ -298,12 +268,7 @@ func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostic
 			continue
 		}
 		if b.Type == "postcondition" {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Postconditions are not allowed",
-				Detail:   "Output values can only have preconditions, not postconditions.",
-				Subject:  b.TypeRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Postconditions are not allowed", "Output values can only have preconditions, not postconditions.", b.TypeRange.Ptr()))
 			continue
 		}
 		cr, crDiags := decodeCheckRuleBlock(b)

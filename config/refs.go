@@ -56,12 +56,7 @@ func decodeProviderConfigRef(expr hcl.Expression, argName string) (*ProviderConf
 }
 
 func invalidProviderRef(expr hcl.Expression, argName string) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Invalid provider configuration reference",
-		Detail:   "The " + argName + " argument requires a provider type name, optionally followed by a period and then a configuration alias.",
-		Subject:  expr.Range().Ptr(),
-	}
+	return errorDiag("Invalid provider configuration reference", "The "+argName+" argument requires a provider type name, optionally followed by a period and then a configuration alias.", expr.Range().Ptr())
 }
 
 // traversalString writes a traversal as text: null_resource.a, x["k"], y[0].

@@ -63,41 +63,21 @@ func decodeRequiredProvider(attr *hcl.Attribute, hadErrors bool) (*RequiredProvi
 
 	part, err := parseProviderPart(attr.Name)
 	if err != nil {
-		return nil, append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid provider local name",
-			Detail:   fmt.Sprintf("%s is an invalid provider local name: %s", attr.Name, err),
-			Subject:  exprRange.Ptr(),
-		})
+		return nil, append(diags, errorDiag("Invalid provider local name", fmt.Sprintf("%s is an invalid provider local name: %s", attr.Name, err), exprRange.Ptr()))
 	}
 	if part != attr.Name {
-		return nil, append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid provider local name",
-			Detail:   fmt.Sprintf("Provider names must be normalized. Replace %q with %q to fix this error.", attr.Name, part),
-			Subject:  exprRange.Ptr(),
-		})
+		return nil, append(diags, errorDiag("Invalid provider local name", fmt.Sprintf("Provider names must be normalized. Replace %q with %q to fix this error.", attr.Name, part), exprRange.Ptr()))
 	}
 	kvs, mapDiags := hcl.ExprMap(attr.Expr)
 	if mapDiags.HasErrors() {
-		return nil, append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid required_providers object",
-			Detail:   "required_providers entries must be strings or objects.",
-			Subject:  exprRange.Ptr(),
-		})
+		return nil, append(diags, errorDiag("Invalid required_providers object", "required_providers entries must be strings or objects.", exprRange.Ptr()))
 	}
 	rp.entryRange = attr.Range
 	sourceSet := false
 	for _, kv := range kvs {
 		key, keyDiags := kv.Key.Value(nil)
 		if keyDiags.HasErrors() || key.IsNull() || !key.IsKnown() || key.Type() != cty.String {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid Attribute",
-				Detail:   fmt.Sprintf("Invalid attribute value for provider requirement: %#v", key),
-				Subject:  kv.Key.Range().Ptr(),
-			})
+			diags = append(diags, errorDiag("Invalid Attribute", fmt.Sprintf("Invalid attribute value for provider requirement: %#v", key), kv.Key.Range().Ptr()))
 			continue
 		}
 		switch key.AsString() {
@@ -109,12 +89,7 @@ func decodeRequiredProvider(attr *hcl.Attribute, hadErrors bool) (*RequiredProvi
 		case "configuration_aliases":
 			diags = append(diags, rp.decodeAliases(kv.Value)...)
 		default:
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid required_providers object",
-				Detail:   `required_providers objects can only contain "version", "source" and "configuration_aliases" attributes. To configure a provider, use a "provider" block.`,
-				Subject:  kv.Key.Range().Ptr(),
-			})
+			diags = append(diags, errorDiag("Invalid required_providers object", `required_providers objects can only contain "version", "source" and "configuration_aliases" attributes. To configure a provider, use a "provider" block.`, kv.Key.Range().Ptr()))
 		}
 		if key.AsString() != "version" && key.AsString() != "source" && key.AsString() != "configuration_aliases" {
 			break
@@ -130,12 +105,7 @@ func decodeRequiredProvider(attr *hcl.Attribute, hadErrors bool) (*RequiredProvi
 }
 
 func invalidProviderName(err error, rng hcl.Range) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Invalid provider name",
-		Detail:   err.Error(),
-		Subject:  rng.Ptr(),
-	}
+	return errorDiag("Invalid provider name", err.Error(), rng.Ptr())
 }
 
 func (rp *RequiredProvider) decodeVersion(expr hcl.Expression) hcl.Diagnostics {
@@ -144,22 +114,12 @@ func (rp *RequiredProvider) decodeVersion(expr hcl.Expression) hcl.Diagnostics {
 		return diags
 	}
 	if !val.IsKnown() || val.IsNull() || val.Type() != cty.String {
-		return append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid version constraint",
-			Detail:   "Version must be specified as a string.",
-			Subject:  expr.Range().Ptr(),
-		})
+		return append(diags, errorDiag("Invalid version constraint", "Version must be specified as a string.", expr.Range().Ptr()))
 	}
 	s := val.AsString()
 	rp.Requirement = VersionConstraint{Required: s, Set: true, DeclRange: rp.entryRange}
 	if _, err := goversion.NewConstraint(s); err != nil {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid version constraint",
-			Detail:   "This string does not use correct version constraint syntax.",
-			Subject:  expr.Range().Ptr(),
-		})
+		diags = append(diags, errorDiag("Invalid version constraint", "This string does not use correct version constraint syntax.", expr.Range().Ptr()))
 	}
 	return diags
 }
@@ -170,12 +130,7 @@ func (rp *RequiredProvider) decodeSource(expr hcl.Expression) hcl.Diagnostics {
 		return diags
 	}
 	if !val.IsKnown() || val.IsNull() || val.Type() != cty.String {
-		return append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid source",
-			Detail:   "Source must be specified as a string.",
-			Subject:  expr.Range().Ptr(),
-		})
+		return append(diags, errorDiag("Invalid source", "Source must be specified as a string.", expr.Range().Ptr()))
 	}
 	rp.Source = val.AsString()
 	p, pDiags := parseProviderSource(rp.Source, expr.Range())
@@ -195,29 +150,14 @@ func (rp *RequiredProvider) decodeAliases(expr hcl.Expression) hcl.Diagnostics {
 		e, _ = shimTraversalInString(e)
 		tr, trDiags := hcl.AbsTraversalForExpr(e)
 		if trDiags.HasErrors() || len(tr) != 2 {
-			return append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid configuration_aliases value",
-				Detail:   "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias",
-				Subject:  expr.Range().Ptr(),
-			})
+			return append(diags, errorDiag("Invalid configuration_aliases value", "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias", expr.Range().Ptr()))
 		}
 		alias, ok := tr[1].(hcl.TraverseAttr)
 		if !ok {
-			return append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid configuration_aliases value",
-				Detail:   "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias",
-				Subject:  expr.Range().Ptr(),
-			})
+			return append(diags, errorDiag("Invalid configuration_aliases value", "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias", expr.Range().Ptr()))
 		}
 		if tr.RootName() != rp.Name {
-			return append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid configuration_aliases value",
-				Detail:   fmt.Sprintf("Configuration aliases must be prefixed with the provider name. Expected %q, but found %q.", rp.Name, tr.RootName()),
-				Subject:  expr.Range().Ptr(),
-			})
+			return append(diags, errorDiag("Invalid configuration_aliases value", fmt.Sprintf("Configuration aliases must be prefixed with the provider name. Expected %q, but found %q.", rp.Name, tr.RootName()), expr.Range().Ptr()))
 		}
 		ar := alias.SrcRange
 		rp.ConfigurationAliases = append(rp.ConfigurationAliases, ProviderConfigRef{

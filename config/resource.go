@@ -139,12 +139,7 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool) 
 			}
 		case b.Type == "connection":
 			if seenConnection != nil {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Duplicate connection block",
-					Detail:   fmt.Sprintf("This resource already has a connection block at %s.", seenConnection.DefRange),
-					Subject:  &b.DefRange,
-				})
+				diags = append(diags, errorDiag("Duplicate connection block", fmt.Sprintf("This resource already has a connection block at %s.", seenConnection.DefRange), &b.DefRange))
 				continue
 			}
 			seenConnection = b
@@ -212,12 +207,7 @@ func checkResourceNames(block *hcl.Block, mode ResourceMode) hcl.Diagnostics {
 }
 
 func nestedDataMeta(name string, attr *hcl.Attribute) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  fmt.Sprintf("Invalid %q attribute", name),
-		Detail:   `The "count" and "for_each" meta-arguments are not supported within nested data blocks.`,
-		Subject:  &attr.NameRange,
-	}
+	return errorDiag(fmt.Sprintf("Invalid %q attribute", name), `The "count" and "for_each" meta-arguments are not supported within nested data blocks.`, &attr.NameRange)
 }
 
 // decodeLifecycle reads a lifecycle block; it returns the enabled argument
@@ -280,12 +270,7 @@ func (m *ManagedResource) decodeIgnoreChanges(attr *hcl.Attribute) hcl.Diagnosti
 	for _, expr := range exprs {
 		if v, vDiags := expr.Value(nil); !vDiags.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type().FriendlyName() == "string" && v.AsString() == "*" {
 			m.IgnoreAllChanges = true
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid ignore_changes wildcard",
-				Detail:   "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.",
-				Subject:  attr.Expr.Range().Ptr(),
-			})
+			diags = append(diags, errorDiag("Invalid ignore_changes wildcard", "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.", attr.Expr.Range().Ptr()))
 			continue
 		}
 		expr, shimDiags := shimTraversalInString(expr)
@@ -320,23 +305,13 @@ func decodeProvisionerBlock(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 	if attr, ok := content.Attributes["when"]; ok {
 		pv.When = hcl.ExprAsKeyword(attr.Expr)
 		if pv.When != "create" && pv.When != "destroy" {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid \"when\" keyword",
-				Detail:   "The \"when\" argument requires one of the following keywords: create or destroy.",
-				Subject:  attr.Expr.Range().Ptr(),
-			})
+			diags = append(diags, errorDiag("Invalid \"when\" keyword", "The \"when\" argument requires one of the following keywords: create or destroy.", attr.Expr.Range().Ptr()))
 		}
 	}
 	if attr, ok := content.Attributes["on_failure"]; ok {
 		pv.OnFailure = hcl.ExprAsKeyword(attr.Expr)
 		if pv.OnFailure != "continue" && pv.OnFailure != "fail" {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid \"on_failure\" keyword",
-				Detail:   "The \"on_failure\" argument requires one of the following keywords: continue or fail.",
-				Subject:  attr.Expr.Range().Ptr(),
-			})
+			diags = append(diags, errorDiag("Invalid \"on_failure\" keyword", "The \"on_failure\" argument requires one of the following keywords: continue or fail.", attr.Expr.Range().Ptr()))
 		}
 	}
 	var seenConnection, seenEscape *hcl.Block
@@ -344,12 +319,7 @@ func decodeProvisionerBlock(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 		switch b.Type {
 		case "connection":
 			if seenConnection != nil {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Duplicate connection block",
-					Detail:   fmt.Sprintf("This provisioner already has a connection block at %s.", seenConnection.DefRange),
-					Subject:  &b.DefRange,
-				})
+				diags = append(diags, errorDiag("Duplicate connection block", fmt.Sprintf("This provisioner already has a connection block at %s.", seenConnection.DefRange), &b.DefRange))
 				continue
 			}
 			seenConnection = b

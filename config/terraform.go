@@ -76,20 +76,10 @@ func decodeExperiments(attr *hcl.Attribute) hcl.Diagnostics {
 	for _, expr := range exprs {
 		kw := hcl.ExprAsKeyword(expr)
 		if kw == "" {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid experiment keyword",
-				Detail:   `Elements of "experiments" must all be keywords representing active experiments.`,
-				Subject:  expr.Range().Ptr(),
-			})
+			diags = append(diags, errorDiag("Invalid experiment keyword", `Elements of "experiments" must all be keywords representing active experiments.`, expr.Range().Ptr()))
 			continue
 		}
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Unknown experiment keyword",
-			Detail:   fmt.Sprintf("There is no current experiment with the keyword %q.", kw),
-			Subject:  expr.Range().Ptr(),
-		})
+		diags = append(diags, errorDiag("Unknown experiment keyword", fmt.Sprintf("There is no current experiment with the keyword %q.", kw), expr.Range().Ptr()))
 	}
 	return diags
 }

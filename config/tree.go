@@ -101,12 +101,7 @@ func buildChildren(t *Tree, rootDir string, manifest map[string]string, opts []O
 		case manifest[strings.Join(childPath, ".")] != "":
 			dir = manifest[strings.Join(childPath, ".")]
 		default:
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Module not installed",
-				Detail:   `This module is not yet installed. Run "tofu init" to install all modules required by this configuration.`,
-				Subject:  call.DeclRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Module not installed", `This module is not yet installed. Run "tofu init" to install all modules required by this configuration.`, call.DeclRange.Ptr()))
 			continue
 		}
 		mod, modDiags := LoadDir(dir, opts...)

@@ -31,12 +31,7 @@ func versionConstraintFromValue(val cty.Value, exprRange, declRange hcl.Range, n
 	ret := VersionConstraint{DeclRange: declRange}
 	val, err := convert.Convert(val, cty.String)
 	if err != nil {
-		return ret, nil, append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid version constraint",
-			Detail:   fmt.Sprintf("A string value is required for %s.", name),
-			Subject:  exprRange.Ptr(),
-		})
+		return ret, nil, append(diags, errorDiag("Invalid version constraint", fmt.Sprintf("A string value is required for %s.", name), exprRange.Ptr()))
 	}
 	if val.IsNull() || !val.IsWhollyKnown() {
 		return ret, nil, diags
@@ -45,12 +40,7 @@ func versionConstraintFromValue(val cty.Value, exprRange, declRange hcl.Range, n
 	ret.Set = true
 	constraints, err := goversion.NewConstraint(ret.Required)
 	if err != nil {
-		return ret, nil, append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid version constraint",
-			Detail:   "This string does not use correct version constraint syntax.",
-			Subject:  exprRange.Ptr(),
-		})
+		return ret, nil, append(diags, errorDiag("Invalid version constraint", "This string does not use correct version constraint syntax.", exprRange.Ptr()))
 	}
 	return ret, constraints, diags
 }
@@ -110,22 +100,12 @@ func checkCoreConstraint(attr *hcl.Attribute, current *goversion.Version) hcl.Di
 	}
 	for _, c := range constraints {
 		if v := constraintVersion(c); v != nil && v.Prerelease() != "" {
-			return append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid required_version constraint",
-				Detail:   fmt.Sprintf("Prerelease version constraints are not supported: %s. Remove the prerelease information from the constraint. Prerelease versions of OpenTofu will match constraints using their version core only.", v.Original()),
-				Subject:  attr.Range.Ptr(),
-			})
+			return append(diags, errorDiag("Invalid required_version constraint", fmt.Sprintf("Prerelease version constraints are not supported: %s. Remove the prerelease information from the constraint. Prerelease versions of OpenTofu will match constraints using their version core only.", v.Original()), attr.Range.Ptr()))
 		}
 	}
 	core := goversion.Must(goversion.NewVersion(current.Core().String()))
 	if !constraints.Check(core) {
-		diags = append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  incompatibleModuleSummary,
-			Detail:   fmt.Sprintf("This module is not compatible with OpenTofu v%s.\n\nTo proceed, either choose another supported OpenTofu version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.", current.String()),
-			Subject:  attr.Range.Ptr(),
-		})
+		diags = append(diags, errorDiag(incompatibleModuleSummary, fmt.Sprintf("This module is not compatible with OpenTofu v%s.\n\nTo proceed, either choose another supported OpenTofu version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.", current.String()), attr.Range.Ptr()))
 	}
 	return diags
 }
@@ -157,31 +137,16 @@ func decodeLanguageBlock(block *hcl.Block) hcl.Diagnostics {
 		kw := hcl.ExprAsKeyword(attr.Expr)
 		switch {
 		case kw == "":
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid language edition",
-				Detail:   fmt.Sprintf(`The "edition" argument expects a bare language edition keyword. OpenTofu %s supports only language edition tofu2024, which is the default.`, version),
-				Subject:  attr.Expr.Range().Ptr(),
-			})
+			diags = append(diags, errorDiag("Invalid language edition", fmt.Sprintf(`The "edition" argument expects a bare language edition keyword. OpenTofu %s supports only language edition tofu2024, which is the default.`, version), attr.Expr.Range().Ptr()))
 		case kw == "tofu2024":
 		case strings.HasPrefix(kw, "TF"):
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Unsupported language edition",
-				Detail:   fmt.Sprintf(`OpenTofu v%s does not support language edition "tofu2024". This module may be intended for use with other software.`, version),
-				Subject:  attr.Expr.Range().Ptr(),
-			})
+			diags = append(diags, errorDiag("Unsupported language edition", fmt.Sprintf(`OpenTofu v%s does not support language edition "tofu2024". This module may be intended for use with other software.`, version), attr.Expr.Range().Ptr()))
 		default:
 			rel := "different"
 			if kw > "tofu2024" {
 				rel = "newer"
 			}
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Unsupported language edition",
-				Detail:   fmt.Sprintf("OpenTofu v%s only supports language edition tofu2024. This module requires a %s version of OpenTofu CLI.", version, rel),
-				Subject:  attr.Expr.Range().Ptr(),
-			})
+			diags = append(diags, errorDiag("Unsupported language edition", fmt.Sprintf("OpenTofu v%s only supports language edition tofu2024. This module requires a %s version of OpenTofu CLI.", version, rel), attr.Expr.Range().Ptr()))
 		}
 	}
 	if attr, ok := content.Attributes["experiments"]; ok {
@@ -195,23 +160,13 @@ func decodeLanguageBlock(block *hcl.Block) hcl.Diagnostics {
 			continue
 		}
 		if seen != nil {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Duplicate compatible_with block",
-				Detail:   fmt.Sprintf("Each language block may have at most one compatible_with block referring to OpenTofu. The OpenTofu version constraint was already declared at %s.", seen.Range),
-				Subject:  block.DefRange.Ptr(),
-			})
+			diags = append(diags, errorDiag("Duplicate compatible_with block", fmt.Sprintf("Each language block may have at most one compatible_with block referring to OpenTofu. The OpenTofu version constraint was already declared at %s.", seen.Range), block.DefRange.Ptr()))
 			continue
 		}
 		seen = attr
 		_, constraints, _ := decodeVersionConstraint(attr, attr.Name)
 		if constraints != nil && constraints.Check(goversion.Must(goversion.NewVersion("1.11.0"))) {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagWarning,
-				Summary:  "Ineffective version constraint",
-				Detail:   "The compatible_with block was added in OpenTofu v1.12.0, so any constraint specified this way should exclude earlier versions of OpenTofu, such as by including \">= 0.12.0\".\n\nIf your module must be compatible with earlier versions of OpenTofu, use the required_version argument in a \"terraform\" block in a file named with the .tofu suffix, which is an older way to specify OpenTofu version constraints.",
-				Subject:  attr.Range.Ptr(),
-			})
+			diags = append(diags, warningDiag("Ineffective version constraint", "The compatible_with block was added in OpenTofu v1.12.0, so any constraint specified this way should exclude earlier versions of OpenTofu, such as by including \">= 0.12.0\".\n\nIf your module must be compatible with earlier versions of OpenTofu, use the required_version argument in a \"terraform\" block in a file named with the .tofu suffix, which is an older way to specify OpenTofu version constraints.", attr.Range.Ptr()))
 		}
 	}
 	return diags
