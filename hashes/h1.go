@@ -50,6 +50,11 @@ func HashZipFile(path string) (Hash, error) {
 	return HashZip(f, info.Size())
 }
 
+// MaxZipContent bounds the uncompressed content HashZip reads, as the
+// installer bounds what it unpacks: no provider package comes near it, and
+// a crafted archive cannot make hashing run on for ever.
+const MaxZipContent = 4 << 30
+
 // HashZip returns the "h1:" hash of the zip archive of size bytes read from
 // r, without extracting it. Every central-directory entry contributes its
 // stored name as-is, directory entries ("sub/") included as empty files; of
@@ -64,9 +69,15 @@ func HashZip(r io.ReaderAt, size int64) (Hash, error) {
 	}
 	names := make([]string, len(zr.File))
 	byName := make(map[string]*zip.File, len(zr.File))
+	var declared uint64
 	for i, f := range zr.File {
 		names[i] = f.Name
 		byName[f.Name] = f
+		// The reader refuses content longer than declared, so bounding the
+		// declared sizes bounds the work.
+		if declared += f.UncompressedSize64; declared > MaxZipContent {
+			return "", fmt.Errorf("zip archive declares more than %d bytes of content", uint64(MaxZipContent))
+		}
 	}
 	slices.Sort(names)
 	digests := digestEntries(uniqueHashable(names), byName)
