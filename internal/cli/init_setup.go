@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
@@ -83,7 +82,6 @@ func newInstaller(m *Meta, cfg *cliconfig.Config, src installer.Source, client *
 	if err != nil {
 		return nil, err
 	}
-	settings := client.Settings()
 	in := &installer.Installer{
 		Source:                src,
 		Target:                installer.ProvidersDir(m.Getenv("TF_DATA_DIR")),
@@ -91,9 +89,7 @@ func newInstaller(m *Meta, cfg *cliconfig.Config, src installer.Source, client *
 		Platform:              platform,
 		Unmanaged:             reattachedProviders(m.Getenv("TF_REATTACH_PROVIDERS")),
 		EnforceGPG:            m.Getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true",
-		HTTPClient:            &http.Client{Transport: settings.Transport},
-		UserAgent:             settings.Headers(false).Get("User-Agent"),
-		DownloadRetries:       settings.DownloadRetries(nil),
+		Downloader:            client,
 	}
 	if cfg.PluginCacheDir != "" && !sameDir(cfg.PluginCacheDir, in.Target.Base()) {
 		cache := installer.NewDir(cfg.PluginCacheDir)

@@ -2,7 +2,6 @@ package installer
 
 import (
 	"context"
-	"net/http"
 	"slices"
 	"sync"
 
@@ -51,13 +50,9 @@ type Installer struct {
 	// EnforceGPG is OPENTOFU_ENFORCE_GPG_VALIDATION=true: registry-reported
 	// hashes of registry.opentofu.org count only when signed.
 	EnforceGPG bool
-	// HTTPClient downloads HTTPArchive packages (nil: http.DefaultClient).
-	HTTPClient *http.Client
-	// UserAgent is sent with downloads ("" sends Go's default).
-	UserAgent string
-	// DownloadRetries is the default number of extra download attempts
-	// (TF_PROVIDER_DOWNLOAD_RETRY, default 2).
-	DownloadRetries int
+	// Downloader fetches packages served over HTTP (registries, network
+	// mirrors); nil refuses them.
+	Downloader Downloader
 	// Concurrency bounds parallel work; 0 means DefaultConcurrency.
 	Concurrency int
 	// Extract bounds package archives.

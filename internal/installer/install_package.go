@@ -99,7 +99,7 @@ func (pi *packageInstall) fromHTTP(ctx context.Context, loc sources.HTTPURL) (*A
 		return nil, "", err
 	}
 	defer os.RemoveAll(holding)
-	a, err := pi.download(ctx, loc.String(), filepath.Join(holding, "package.zip"))
+	a, err := pi.download(ctx, loc, holding)
 	if err != nil {
 		return nil, "", err
 	}

@@ -23,6 +23,9 @@ type DownloadRequest struct {
 	// Retries is the installation method's download_retry_count, nil when
 	// not configured (see Settings.DownloadRetries).
 	Retries *int
+	// Progress, when set, is told after each chunk how many bytes of total
+	// have arrived (total is -1 when the server does not say).
+	Progress func(done, total int64)
 }
 
 // Archive is a downloaded package archive in a temporary file. The caller
@@ -82,8 +85,12 @@ func (c *Client) store(ctx context.Context, dr DownloadRequest, resp *http.Respo
 		return nil, err
 	}
 	h := sha256.New()
+	var sink io.Writer = io.MultiWriter(f, h)
+	if dr.Progress != nil {
+		sink = io.MultiWriter(sink, &progressWriter{report: dr.Progress, total: resp.ContentLength})
+	}
 	buf := make([]byte, copyBufferSize)
-	n, err := io.CopyBuffer(io.MultiWriter(f, h), resp.Body, buf)
+	n, err := io.CopyBuffer(sink, resp.Body, buf)
 	switch {
 	case ctx.Err() != nil:
 		return fail(errors.New("provider download was interrupted"))
@@ -115,4 +122,16 @@ func (c *Client) FetchPackage(ctx context.Context, meta *PackageMeta, dir string
 		return nil, nil, err
 	}
 	return a, res, nil
+}
+
+// progressWriter counts the bytes written through it for a Progress callback.
+type progressWriter struct {
+	report      func(done, total int64)
+	done, total int64
+}
+
+func (w *progressWriter) Write(p []byte) (int, error) {
+	w.done += int64(len(p))
+	w.report(w.done, w.total)
+	return len(p), nil
 }

@@ -17,11 +17,21 @@ func TestDownload(t *testing.T) {
 	c, _ := testClient(t, srv, testEnv{"TF_TOKEN_127_0_0_1": "never-sent"})
 	dir := t.TempDir()
 	u := mustURL(t, srv.URL()+"/files/acme/widget/1.0.0/"+info.Filename)
-	a, err := c.Download(ctx(t), DownloadRequest{URL: u, Dir: dir})
+	var reports [][2]int64
+	progress := func(done, total int64) { reports = append(reports, [2]int64{done, total}) }
+	a, err := c.Download(ctx(t), DownloadRequest{URL: u, Dir: dir, Progress: progress})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Remove()
+	if len(reports) == 0 || reports[len(reports)-1] != [2]int64{info.Size, info.Size} {
+		t.Errorf("progress reports %v, want the last to be {%d %d}", reports, info.Size, info.Size)
+	}
+	for i := 1; i < len(reports); i++ {
+		if reports[i][0] < reports[i-1][0] {
+			t.Errorf("progress went backwards: %v", reports)
+		}
+	}
 	data, err := os.ReadFile(a.Path)
 	if err != nil {
 		t.Fatal(err)
