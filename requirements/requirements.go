@@ -44,8 +44,30 @@ type Module struct {
 	// Providers maps each provider this module requires to the constraints
 	// this module puts on it.
 	Providers map[addrs.Provider]versions.Constraints
+	// Tests are the root module's test files, in file name order (empty
+	// for other modules and when test files were not loaded).
+	Tests []*TestFile
 	// Children in module call name order.
 	Children []*Module
+}
+
+// TestFile is what one test file requires: its provider blocks, and the
+// modules its run blocks put under test.
+type TestFile struct {
+	// Name is the file's path relative to the module directory
+	// ("tests/main.tftest.hcl").
+	Name string
+	// Providers maps each provider of the file's provider blocks to their
+	// constraints.
+	Providers map[addrs.Provider]versions.Constraints
+	// Runs are the run blocks that test another module, in source order,
+	// each with that module's requirements (Name is the run's name).
+	Runs []*Module
+}
+
+// Sorted returns the providers of the test file's provider blocks by address.
+func (t *TestFile) Sorted() []addrs.Provider {
+	return sortedProviders(t.Providers)
 }
 
 // SourceKind says what kind of declaration requires a provider.

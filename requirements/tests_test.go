@@ -1,11 +1,14 @@
 package requirements
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/versions"
 )
 
 func TestTestFileRequirements(t *testing.T) {
@@ -52,6 +55,7 @@ terraform {
 		name     string
 		testsDir string
 		want     map[string]string
+		wantTree []string
 	}{
 		{
 			name:     "with test files",
@@ -61,6 +65,12 @@ terraform {
 				"registry.opentofu.org/hashicorp/google": "",
 				"registry.opentofu.org/hashicorp/random": "~> 3.0",
 			},
+			wantTree: []string{
+				"root: hashicorp/aws >= 5.0.0",
+				"test tests/a.tftest.hcl: hashicorp/aws < 6.0.0, hashicorp/google",
+				"  run setup: hashicorp/random ~> 3.0",
+				"  run again: hashicorp/random ~> 3.0",
+			},
 		},
 		{
 			name:     "without test files",
@@ -68,6 +78,7 @@ terraform {
 			want: map[string]string{
 				"registry.opentofu.org/hashicorp/aws": ">= 5.0.0",
 			},
+			wantTree: []string{"root: hashicorp/aws >= 5.0.0"},
 		},
 	}
 	for _, tc := range tests {
@@ -79,6 +90,29 @@ terraform {
 			if diff := cmp.Diff(tc.want, constraintStrings(res.Providers)); diff != "" {
 				t.Errorf("requirements (-want +got):\n%s", diff)
 			}
+			if diff := cmp.Diff(tc.wantTree, testTree(res.Root)); diff != "" {
+				t.Errorf("tree (-want +got):\n%s", diff)
+			}
 		})
 	}
+}
+
+// testTree describes a root module's own providers and its test files.
+func testTree(root *Module) []string {
+	out := []string{"root: " + strings.Join(providerLines(root.Providers), ", ")}
+	for _, tf := range root.Tests {
+		out = append(out, "test "+tf.Name+": "+strings.Join(providerLines(tf.Providers), ", "))
+		for _, run := range tf.Runs {
+			out = append(out, "  run "+run.Name+": "+strings.Join(providerLines(run.Providers), ", "))
+		}
+	}
+	return out
+}
+
+func providerLines(m map[addrs.Provider]versions.Constraints) []string {
+	var lines []string
+	for _, p := range sortedProviders(m) {
+		lines = append(lines, strings.TrimSpace(p.ForDisplay()+" "+m[p].String()))
+	}
+	return lines
 }

@@ -10,8 +10,10 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/requirements"
+	"github.com/tfdeps/tfdeps/versions"
 )
 
 const providersHelp = `
@@ -36,12 +38,17 @@ Options:
   -state=PATH   The local state file whose resources' providers are listed.
                 Default: terraform.tfstate, or the current workspace's
                 terraform.tfstate.d/NAME/terraform.tfstate.
+
+  -test-directory=DIR  The directory of test files besides the module's own
+                (default "tests"); the providers test files require are
+                shown as test.NAME branches.
 `
 
 // providersOptions are the flags of the providers command.
 type providersOptions struct {
 	json      bool
 	statePath string
+	testsDir  string
 }
 
 func runProviders(m *Meta, args []string) int {
@@ -49,6 +56,7 @@ func runProviders(m *Meta, args []string) int {
 	var opts providersOptions
 	fs.BoolVar(&opts.json, "json", false, "")
 	fs.StringVar(&opts.statePath, "state", "", "")
+	fs.StringVar(&opts.testsDir, "test-directory", config.DefaultTestsDir, "")
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}
@@ -65,7 +73,7 @@ func runProviders(m *Meta, args []string) int {
 	}
 
 	res, diags := requirements.Load(".", requirements.Options{
-		Config:    []config.Option{config.WithTofuVersion(m.TofuVersion)},
+		Config:    []config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(opts.testsDir)},
 		StateFile: opts.statePath,
 	})
 	diags = append(diags, remoteStateWarning(res.Tree)...)
@@ -141,31 +149,72 @@ func printProvidersTree(w io.Writer, res *requirements.Result) {
 	io.WriteString(w, b.String())
 }
 
-// writeModuleTree writes a module's providers, then its children, as tree
-// branches under prefix.
+// writeModuleTree writes a module's providers, then its test files, then
+// its children, as tree branches under prefix: the order of OpenTofu's
+// tree, each group sorted (OpenTofu's order within a group is random).
 func writeModuleTree(b *strings.Builder, mod *requirements.Module, prefix string) {
-	var lines []string
-	for _, p := range mod.Sorted() {
+	var items []func(connector, indent string)
+	for _, line := range providerLines(mod.Sorted(), mod.Providers) {
+		items = append(items, leaf(b, prefix, line))
+	}
+	for _, tf := range mod.Tests {
+		items = append(items, func(connector, indent string) {
+			name := strings.ReplaceAll(strings.TrimSuffix(tf.Name, ".tftest.hcl"), "/", ".")
+			b.WriteString(prefix + connector + "test." + name + "\n")
+			writeTestTree(b, tf, prefix+indent)
+		})
+	}
+	for _, child := range mod.Children {
+		items = append(items, func(connector, indent string) {
+			b.WriteString(prefix + connector + "module." + child.Name + "\n")
+			writeModuleTree(b, child, prefix+indent)
+		})
+	}
+	writeBranches(items)
+}
+
+// writeTestTree writes a test file's providers and its runs under prefix.
+func writeTestTree(b *strings.Builder, tf *requirements.TestFile, prefix string) {
+	var items []func(connector, indent string)
+	for _, line := range providerLines(tf.Sorted(), tf.Providers) {
+		items = append(items, leaf(b, prefix, line))
+	}
+	for _, run := range tf.Runs {
+		items = append(items, func(connector, indent string) {
+			b.WriteString(prefix + connector + "run." + run.Name + "\n")
+			writeModuleTree(b, run, prefix+indent)
+		})
+	}
+	writeBranches(items)
+}
+
+// writeBranches calls each item with its tree connector: the last one
+// closes the branch.
+func writeBranches(items []func(connector, indent string)) {
+	for i, item := range items {
+		if i == len(items)-1 {
+			item("└── ", "    ")
+		} else {
+			item("├── ", "│   ")
+		}
+	}
+}
+
+func leaf(b *strings.Builder, prefix, line string) func(connector, indent string) {
+	return func(connector, _ string) { b.WriteString(prefix + connector + line + "\n") }
+}
+
+// providerLines are "provider[ADDRESS] CONSTRAINTS" for each provider.
+func providerLines(sorted []addrs.Provider, cons map[addrs.Provider]versions.Constraints) []string {
+	lines := make([]string, 0, len(sorted))
+	for _, p := range sorted {
 		line := "provider[" + p.String() + "]"
-		if c := mod.Providers[p].String(); c != "" {
+		if c := cons[p].String(); c != "" {
 			line += " " + c
 		}
 		lines = append(lines, line)
 	}
-	n := len(lines) + len(mod.Children)
-	for i := 0; i < n; i++ {
-		connector, indent := "├── ", "│   "
-		if i == n-1 {
-			connector, indent = "└── ", "    "
-		}
-		if i < len(lines) {
-			b.WriteString(prefix + connector + lines[i] + "\n")
-			continue
-		}
-		child := mod.Children[i-len(lines)]
-		b.WriteString(prefix + connector + "module." + child.Name + "\n")
-		writeModuleTree(b, child, prefix+indent)
-	}
+	return lines
 }
 
 // treeFiles collects the parsed files of every module of the tree, for
