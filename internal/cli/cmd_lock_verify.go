@@ -2,10 +2,8 @@ package cli
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclparse"
 
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/lockfile"
@@ -40,11 +38,7 @@ func runLockVerify(m *Meta, args []string) int {
 		return 1
 	}
 	diags, tree, ok := verifyLock(m)
-	files := sourceFiles(diags)
-	for name, f := range treeFiles(tree) {
-		files[name] = f
-	}
-	newDiagPrinter(m, files).Print(diags)
+	newDiagPrinter(m, snippetFiles(diags, treeFiles(tree))).Print(diags)
 	if !ok {
 		return 1
 	}
@@ -78,29 +72,3 @@ func resultTree(res *requirements.Result) *config.Tree {
 	return res.Tree
 }
 
-// sourceFiles parses the files the diagnostics point into, so that the
-// printer can show source snippets.
-func sourceFiles(diags hcl.Diagnostics) map[string]*hcl.File {
-	parser := hclparse.NewParser()
-	files := map[string]*hcl.File{}
-	for _, d := range diags {
-		if d.Subject == nil || files[d.Subject.Filename] != nil {
-			continue
-		}
-		name := d.Subject.Filename
-		src, err := os.ReadFile(name)
-		if err != nil {
-			continue
-		}
-		var f *hcl.File
-		if len(name) > 5 && name[len(name)-5:] == ".json" {
-			f, _ = parser.ParseJSON(src, name)
-		} else {
-			f, _ = parser.ParseHCL(src, name)
-		}
-		if f != nil {
-			files[name] = f
-		}
-	}
-	return files
-}

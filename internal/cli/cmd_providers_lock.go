@@ -124,7 +124,7 @@ type lockRun struct {
 func newLockRun(m *Meta, o providersLockOptions) *lockRun {
 	r := &lockRun{m: m, opts: o}
 	r.platforms, r.diags = parsePlatformFlags(m, o.platforms)
-	cfg := loadCLIConfig(m, cliConfigOptions())
+	cfg := loadCLIConfig(m, m.cliConfigOptions())
 	client := limitedRegistryClient(m, cfg, o.parallelism)
 	src, d := lockSource(m, o, client)
 	if d != nil {
@@ -326,13 +326,11 @@ func (r *lockRun) printDiags(diags hcl.Diagnostics, res *requirements.Result) {
 	if len(diags) == 0 {
 		return
 	}
-	files := sourceFiles(diags)
+	var tree *config.Tree
 	if res != nil {
-		for name, f := range treeFiles(res.Tree) {
-			files[name] = f
-		}
+		tree = res.Tree
 	}
-	p := newDiagPrinter(r.m, files)
+	p := newDiagPrinter(r.m, snippetFiles(diags, treeFiles(tree)))
 	p.extraNewline = true
 	p.Print(diags)
 }

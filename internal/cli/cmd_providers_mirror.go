@@ -79,7 +79,7 @@ func runProvidersMirror(m *Meta, args []string) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	cfg := loadCLIConfig(m, cliConfigOptions())
+	cfg := loadCLIConfig(m, m.cliConfigOptions())
 	client := limitedRegistryClient(m, cfg, *parallelism)
 	b := &mirror.Builder{
 		Source: sources.NewMemoize(sources.NewRegistry(client, m.Getenv, nil)), Client: client,
@@ -158,13 +158,11 @@ func printMirrorDiags(m *Meta, diags hcl.Diagnostics, res *requirements.Result) 
 	if len(diags) == 0 {
 		return
 	}
-	files := sourceFiles(diags)
+	var tree *config.Tree
 	if res != nil {
-		for name, f := range treeFiles(res.Tree) {
-			files[name] = f
-		}
+		tree = res.Tree
 	}
-	p := newDiagPrinter(m, files)
+	p := newDiagPrinter(m, snippetFiles(diags, treeFiles(tree)))
 	p.extraNewline = true
 	p.Print(diags)
 }

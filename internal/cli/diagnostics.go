@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcled"
+	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/mitchellh/go-wordwrap"
 )
 
@@ -158,4 +160,36 @@ func consolidateWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
 		}
 	}
 	return out
+}
+
+// snippetFiles are the parsed files diagnostics can show source snippets
+// from: those already parsed (known, e.g. the module tree's as the loader
+// read them) and, for a subject in any other file (a state file), that file
+// read and parsed now.
+func snippetFiles(diags hcl.Diagnostics, known map[string]*hcl.File) map[string]*hcl.File {
+	files := make(map[string]*hcl.File, len(known))
+	for name, f := range known {
+		files[name] = f
+	}
+	parser := hclparse.NewParser()
+	for _, d := range diags {
+		if d.Subject == nil || files[d.Subject.Filename] != nil {
+			continue
+		}
+		name := d.Subject.Filename
+		src, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		var f *hcl.File
+		if strings.HasSuffix(name, ".json") {
+			f, _ = parser.ParseJSON(src, name)
+		} else {
+			f, _ = parser.ParseHCL(src, name)
+		}
+		if f != nil {
+			files[name] = f
+		}
+	}
+	return files
 }

@@ -15,12 +15,6 @@ import (
 	"github.com/tfdeps/tfdeps/internal/sources"
 )
 
-// cliConfigOptions are the CLI configuration loader's effects for this
-// process.
-func cliConfigOptions() cliconfig.Options {
-	return cliconfig.OptionsFromOS()
-}
-
 // cliConfigOptions are the CLI configuration loader's effects taken from the
 // command's environment: its variables, and the directory tfdeps was launched
 // in (before -chdir), where OpenTofu looks for terraform.d/plugins.

@@ -60,11 +60,7 @@ func (v *plainView) Message(kind, text string, toStderr bool) {
 }
 
 func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
-	files := sourceFiles(diags)
-	for name, f := range v.kept {
-		files[name] = f
-	}
-	p := newDiagPrinter(v.m, files)
+	p := newDiagPrinter(v.m, snippetFiles(diags, v.kept))
 	p.extraNewline = true
 	p.Print(diags)
 }
