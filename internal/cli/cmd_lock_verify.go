@@ -71,4 +71,3 @@ func resultTree(res *requirements.Result) *config.Tree {
 	}
 	return res.Tree
 }
-
