@@ -17,8 +17,9 @@ import (
 	"golang.org/x/mod/sumdb/dirhash"
 )
 
-// errNewlineName is dirhash's error for a file name containing a newline.
-var errNewlineName = errors.New("dirhash: filenames with newlines are not supported")
+// ErrNewlineName is dirhash's error for a file name containing a newline,
+// which the h1: scheme cannot represent.
+var ErrNewlineName = errors.New("dirhash: filenames with newlines are not supported")
 
 // EmptyH1 is the "h1:" hash of a package without files.
 const EmptyH1 Hash = "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
@@ -147,6 +148,20 @@ func digestEntry(f *zip.File, buf []byte) entryDigest {
 	return d
 }
 
+// H1FromDigests returns the "h1:" hash of a package whose files, named by
+// slash-separated paths below the package root, have the given SHA-256
+// digests; it is how a package hashed while it is written gets its h1:.
+func H1FromDigests(files map[string][sha256.Size]byte) (Hash, error) {
+	names := make([]string, 0, len(files))
+	digests := make(map[string]entryDigest, len(files))
+	for name, sum := range files {
+		names = append(names, name)
+		digests[name] = entryDigest{sum: sum}
+	}
+	slices.Sort(names)
+	return summarise(names, digests)
+}
+
 // summarise builds the Hash1 summary of the sorted names from their digests
 // and hashes it, failing on the first name (in sorted order) that has a
 // newline or whose content could not be read, as dirhash.Hash1 does.
@@ -154,7 +169,7 @@ func summarise(sorted []string, digests map[string]entryDigest) (Hash, error) {
 	summary := sha256.New()
 	for _, name := range sorted {
 		if strings.Contains(name, "\n") {
-			return "", errNewlineName
+			return "", ErrNewlineName
 		}
 		d := digests[name]
 		if d.err != nil {

@@ -145,7 +145,7 @@ func TestErrorTexts(t *testing.T) {
 	}{
 		"zh of dir":   {ErrZipHashOfDir, `ziphash scheme ("zh:" prefix) is not supported for unpacked provider packages`},
 		"unsupported": {ErrUnsupportedScheme, "unsupported hash format (this may require a newer version of OpenTofu)"},
-		"newline":     {errNewlineName, "dirhash: filenames with newlines are not supported"},
+		"newline":     {ErrNewlineName, "dirhash: filenames with newlines are not supported"},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {

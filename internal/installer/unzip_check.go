@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/tfdeps/tfdeps/hashes"
 )
 
 // ArchiveProblem says why Extract refused an archive.
@@ -64,10 +66,6 @@ func (e *ArchiveError) Error() string {
 	return "invalid archive: " + e.Archive
 }
 
-// errNewlineName is dirhash's error for a file name containing a newline:
-// such a package has no "h1:" hash, so it cannot be installed.
-var errNewlineName = fmt.Errorf("dirhash: filenames with newlines are not supported")
-
 // maxLinkTarget bounds the stored target of a symbolic-link entry.
 const maxLinkTarget = 4096
 
@@ -120,7 +118,7 @@ func planEntry(f *zip.File, archive string) (plannedEntry, error) {
 	case e.rel == "." || strings.ContainsRune(name, 0):
 		return plannedEntry{}, &ArchiveError{Problem: ProblemBadName, Archive: archive, Entry: name}
 	case strings.Contains(e.rel, "\n"):
-		return plannedEntry{}, errNewlineName
+		return plannedEntry{}, hashes.ErrNewlineName
 	case mode&fs.ModeSymlink != 0:
 		e.kind = fs.ModeSymlink
 		return e, checkLinkInside(f, e.rel, archive)

@@ -3,16 +3,12 @@ package installer
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"fmt"
 	"hash"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/tfdeps/tfdeps/hashes"
 )
@@ -119,22 +115,5 @@ func (b *budgetReader) Read(p []byte) (int, error) {
 // as its file does on disk.
 type h1Summary map[string][sha256.Size]byte
 
-// hash returns the dirhash Hash1 of the files: sorted "HEX  NAME\n" lines,
-// SHA-256, standard base64.
-func (s h1Summary) hash() (hashes.Hash, error) {
-	names := make([]string, 0, len(s))
-	for name := range s {
-		if strings.Contains(name, "\n") {
-			return "", errNewlineName
-		}
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	h := sha256.New()
-	for _, name := range names {
-		d := s[name]
-		line := hex.EncodeToString(d[:]) + "  " + name + "\n"
-		_, _ = io.WriteString(h, line)
-	}
-	return hashes.Hash("h1:" + base64.StdEncoding.EncodeToString(h.Sum(nil))), nil
-}
+// hash returns the "h1:" hash of the files.
+func (s h1Summary) hash() (hashes.Hash, error) { return hashes.H1FromDigests(s) }
