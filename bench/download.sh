@@ -13,22 +13,12 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 mb=${1:-200}
-work=$(mktemp -d)
-server_pid=""
-cleanup() {
-	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+bench_init
 
 go build -o "$work/fakeregistry" ./bench/cmd/fakeregistry
-"$work/fakeregistry" serve -mb "$mb" -dir "$work" &
-server_pid=$!
-for _ in $(seq 1 600); do
-	[ -f "$work/env" ] && break
-	sleep 0.1
-done
-[ -f "$work/env" ] || { echo "fake registry did not start" >&2; exit 1; }
+start_fake "$work" "$work/fakeregistry" serve -mb "$mb" -dir "$work"
 # shellcheck disable=SC1091
 . "$work/env"
 

@@ -20,23 +20,13 @@ cd "$(dirname "$0")/.."
 n=${1:-10}
 mb=${2:-50}
 runs=${3:-3}
-work=$(mktemp -d)
-server_pid=""
-cleanup() {
-	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+bench_init
 
 go build -o "$work/tfdeps" ./cmd/tfdeps
 go build -o "$work/fakeserver" ./bench/cmd/fakeserver
-"$work/fakeserver" -dir "$work" -n "$n" -mb "$mb" -platforms linux_amd64 &
-server_pid=$!
-for _ in $(seq 1 600); do
-	[ -f "$work/env" ] && break
-	sleep 0.1
-done
-[ -f "$work/env" ] || { echo "fake registry did not start" >&2; exit 1; }
+start_fake "$work" "$work/fakeserver" -dir "$work" -n "$n" -mb "$mb" -platforms linux_amd64
 set -a
 # shellcheck disable=SC1091
 . "$work/env"
@@ -44,16 +34,7 @@ set +a
 export HOME="$work/home" TF_IN_AUTOMATION=1 CI=1
 mkdir -p "$HOME"
 
-mkdir -p "$work/config"
-{
-	echo 'terraform {'
-	echo '  required_providers {'
-	for i in $(seq -f '%02g' 1 "$n"); do
-		echo "    p$i = { source = \"bench/p$i\" }"
-	done
-	echo '  }'
-	echo '}'
-} >"$work/config/main.tf"
+write_config "$n" "$work/config"
 
 # measure NAME SETUP [N]: runs SETUP then tfdeps init in a fresh copy of
 # the configuration, N (default RUNS) times; prints the best wall time and

@@ -20,13 +20,9 @@ n=${1:-5}
 mb=${2:-50}
 runs=${3:-3}
 platforms=(linux_amd64 linux_arm64 darwin_arm64 windows_amd64)
-work=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+bench_init
 
 go build -o "$work/tfdeps" ./cmd/tfdeps
 go build -o "$work/fakeserver" ./bench/cmd/fakeserver
@@ -35,29 +31,12 @@ go build -o "$work/fakeserver" ./bench/cmd/fakeserver
 start_server() {
 	local name=$1
 	shift
-	mkdir -p "$work/$name"
-	"$work/fakeserver" -dir "$work/$name" -n "$n" -mb "$mb" "$@" &
-	pids+=($!)
-	for _ in $(seq 1 1200); do
-		[ -f "$work/$name/env" ] && return 0
-		sleep 0.1
-	done
-	echo "fake registry $name did not start" >&2
-	exit 1
+	start_fake "$work/$name" "$work/fakeserver" -dir "$work/$name" -n "$n" -mb "$mb" "$@"
 }
 start_server pkgs
 start_server nopkgs -nopackages
 
-mkdir -p "$work/config"
-{
-	echo 'terraform {'
-	echo '  required_providers {'
-	for i in $(seq -f '%02g' 1 "$n"); do
-		echo "    p$i = { source = \"bench/p$i\" }"
-	done
-	echo '  }'
-	echo '}'
-} >"$work/config/main.tf"
+write_config "$n" "$work/config"
 pflags=()
 for p in "${platforms[@]}"; do pflags+=("-platform=$p"); done
 
