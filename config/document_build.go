@@ -10,14 +10,9 @@ import (
 // OpenTofu sees them: primary files in load order, blocks in source order,
 // then blocks that override files added.
 func (m *Module) buildDocument() *Document {
-	doc := &Document{Files: map[string]*hcl.File{}}
+	doc := &Document{Files: m.ParsedFiles()}
 	for _, f := range m.overrides {
 		doc.OverrideFiles = append(doc.OverrideFiles, f.Name)
-	}
-	for _, f := range append(append([]*File{}, m.primary...), m.overrides...) {
-		if f.HCL != nil {
-			doc.Files[f.Name] = f.HCL
-		}
 	}
 	order := m.fileOrder()
 	var blocks []*Block

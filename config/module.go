@@ -80,6 +80,18 @@ func (m *Module) Document() *Document {
 	return m.document
 }
 
+// ParsedFiles maps the name of each primary and override file that parsed (as
+// in ranges) to its parsed form, for source snippets in diagnostics.
+func (m *Module) ParsedFiles() map[string]*hcl.File {
+	files := map[string]*hcl.File{}
+	for _, f := range append(append([]*File{}, m.primary...), m.overrides...) {
+		if f.HCL != nil {
+			files[f.Name] = f.HCL
+		}
+	}
+	return files
+}
+
 // ProviderForLocalName returns the provider a local name refers to in this
 // module: its required_providers entry, otherwise the implied provider
 // (terraform → terraform.io/builtin/terraform, NAME →

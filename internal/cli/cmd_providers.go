@@ -228,7 +228,7 @@ func treeFiles(tree *config.Tree) map[string]*hcl.File {
 		if t.Module == nil {
 			return
 		}
-		for name, f := range t.Module.Document().Files {
+		for name, f := range t.Module.ParsedFiles() {
 			files[name] = f
 		}
 	})
