@@ -8,6 +8,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	regaddr "github.com/opentofu/registry-address/v2"
+	svchost "github.com/opentofu/svchost"
+	"golang.org/x/net/idna"
 )
 
 // ParseError is a problem with a provider source string. Summary and Detail
@@ -50,6 +52,9 @@ func ParseProviderSource(s string) (Provider, error) {
 		return Provider{}, &ParseError{Summary: "Invalid provider source string", Detail: err.Error()}
 	}
 	if err := checkPartsNotEmpty(s); err != nil {
+		return Provider{}, err
+	}
+	if err := checkHostnameDisplayable(s, p.Hostname); err != nil {
 		return Provider{}, err
 	}
 	ret := Provider{Type: p.Type, Namespace: p.Namespace, Hostname: p.Hostname}
@@ -121,6 +126,28 @@ func checkPartsNotEmpty(s string) *ParseError {
 	}
 	return nil
 }
+
+// checkHostnameDisplayable rejects a hostname whose comparison (ASCII)
+// form does not convert back to Unicode, so that String would give a form
+// that does not parse again: e.g. a label of 1,024 letters and one
+// non-ASCII letter, whose punycode label the IDNA decoder refuses.
+//
+// Deviation: OpenTofu accepts such a hostname and then crashes when it
+// displays it ("ForDisplay called on invalid Hostname").
+func checkHostnameDisplayable(s string, h svchost.Hostname) *ParseError {
+	host, _ := splitPort(string(h))
+	if _, err := idna.Lookup.ToUnicode(host); err != nil {
+		// The empty namespace and the trailing quote are as in OpenTofu's
+		// other hostname errors.
+		return &ParseError{
+			Summary: "Invalid provider source hostname",
+			Detail:  fmt.Sprintf(`Invalid provider source hostname namespace %q in source %q: %s"`, "", s, errHostnameNotDisplayable),
+		}
+	}
+	return nil
+}
+
+var errHostnameNotDisplayable = errors.New("a hostname label is too long for its punycode form to be decoded again")
 
 // IsProviderPartNormalized reports whether s is a valid, already normalised
 // namespace, type or local name.

@@ -2,6 +2,7 @@ package addrs
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -124,6 +125,9 @@ func TestParseProviderSourceErrors(t *testing.T) {
 			"Invalid provider type \"\u034f\" in source \"\u034f\": " + invalidChars + `"`},
 		{"invalid UTF-8 namespace", "\x90/aws", "Invalid provider namespace",
 			`Invalid provider namespace "" in source "\x90/aws": ` + invalidChars + `"`},
+		// Deviation: OpenTofu accepts it and crashes displaying it.
+		{"label punycode does not decode", strings.Repeat("a", 1024) + "\u00e9.com/a/b", "Invalid provider source hostname",
+			`Invalid provider source hostname namespace "" in source "` + strings.Repeat("a", 1024) + "\u00e9.com/a/b" + `": a hostname label is too long for its punycode form to be decoded again"`},
 		{"P5", "example.com/-/aws", "Invalid provider namespace",
 			`The legacy provider namespace "-" can be used only with hostname registry.opentofu.org.`},
 		{"P6", "foo/terraform-provider-aws", "Invalid provider type",

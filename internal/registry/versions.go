@@ -23,6 +23,11 @@ type VersionsResponse struct {
 
 // DecodeVersions decodes and validates the body of a versions response.
 // Errors are the inner texts that QueryError wraps.
+//
+// Versions are de-duplicated by their parsed value, so "1.0" and "1.0.0"
+// are one version; the first entry listed wins, with its protocols.
+// (OpenTofu keeps such duplicates in its list; it selects the same version
+// either way.)
 func DecodeVersions(body []byte) (*VersionsResponse, error) {
 	var doc struct {
 		Versions []struct {
@@ -35,16 +40,14 @@ func DecodeVersions(body []byte) (*VersionsResponse, error) {
 		return nil, err
 	}
 	out := &VersionsResponse{Protocols: map[versions.Version][]string{}, Warnings: doc.Warnings}
-	seen := map[string]bool{}
 	for _, v := range doc.Versions {
 		parsed, err := versions.ParseVersion(v.Version)
 		if err != nil {
 			return nil, fmt.Errorf("registry response includes invalid version string %q: %s", v.Version, err)
 		}
-		if seen[v.Version] {
+		if _, seen := out.Protocols[parsed]; seen {
 			continue
 		}
-		seen[v.Version] = true
 		out.Versions = append(out.Versions, parsed)
 		out.Protocols[parsed] = v.Protocols
 	}

@@ -48,7 +48,13 @@ func TestDecodeVersions(t *testing.T) {
 		body    string
 		want    []string
 		wantErr string
+		// wantProtocols, when set, is the protocols of each version.
+		wantProtocols map[string][]string
 	}{
+		{name: "short and full form are one version, first wins",
+			body:          `{"versions":[{"version":"1.0","protocols":["5.0"]},{"version":"1.0.0","protocols":["6.0"]},{"version":"1.0.0+x"}]}`,
+			want:          []string{"1.0.0", "1.0.0+x"},
+			wantProtocols: map[string][]string{"1.0.0": {"5.0"}, "1.0.0+x": nil}},
 		{name: "duplicates collapse", body: `{"versions":[{"version":"1.0.0"},{"version":"0.9.0"},{"version":"1.0.0"}]}`, want: []string{"0.9.0", "1.0.0"}},
 		{name: "empty", body: `{}`},
 		{name: "invalid version", body: `{"versions":[{"version":"1.0.0"},{"version":"v1"}]}`,
@@ -74,6 +80,15 @@ func TestDecodeVersions(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, strs); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if tt.wantProtocols != nil {
+				gotProtocols := map[string][]string{}
+				for v, p := range got.Protocols {
+					gotProtocols[v.String()] = p
+				}
+				if diff := cmp.Diff(tt.wantProtocols, gotProtocols); diff != "" {
+					t.Errorf("protocols (-want +got):\n%s", diff)
+				}
 			}
 		})
 	}
