@@ -1,0 +1,147 @@
+package nesting
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// tokenDepth is the nesting of src as HCL's own lexer sees it, counted by
+// the rules of the scan: the reference the scan must never fall below.
+// Template blocks are not counted here.
+func tokenDepth(src []byte) int {
+	tokens, _ := hclsyntax.LexConfig(src, "f.tf", hcl.InitialPos)
+	type level struct {
+		open  hclsyntax.TokenType
+		extra int
+	}
+	stack := []level{{open: hclsyntax.TokenEOF}}
+	depth, deepest := 0, 0
+	grow := func(n int) {
+		depth += n
+		deepest = max(deepest, depth)
+	}
+	// popTo pops down to and including the innermost level opened by one
+	// of the given types, unless a level of another kind in stops comes
+	// first.
+	popTo := func(opens []hclsyntax.TokenType, stops []hclsyntax.TokenType) {
+		for i := len(stack) - 1; i > 0; i-- {
+			for _, o := range opens {
+				if stack[i].open == o {
+					for len(stack) > i {
+						depth -= 1 + stack[len(stack)-1].extra
+						stack = stack[:len(stack)-1]
+					}
+					return
+				}
+			}
+			for _, s := range stops {
+				if stack[i].open == s {
+					return
+				}
+			}
+		}
+	}
+	templates := []hclsyntax.TokenType{hclsyntax.TokenOQuote, hclsyntax.TokenOHeredoc}
+	for _, tok := range tokens {
+		top := &stack[len(stack)-1]
+		switch tok.Type {
+		case hclsyntax.TokenOBrace, hclsyntax.TokenOBrack, hclsyntax.TokenOParen,
+			hclsyntax.TokenOQuote, hclsyntax.TokenOHeredoc,
+			hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
+			stack = append(stack, level{open: tok.Type})
+			grow(1)
+		case hclsyntax.TokenCBrace:
+			popTo([]hclsyntax.TokenType{hclsyntax.TokenOBrace}, append(templates, hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl))
+		case hclsyntax.TokenTemplateSeqEnd:
+			popTo([]hclsyntax.TokenType{hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl, hclsyntax.TokenOBrace}, templates)
+		case hclsyntax.TokenCBrack, hclsyntax.TokenCParen:
+			if top.open == hclsyntax.TokenOBrack || top.open == hclsyntax.TokenOParen {
+				popTo([]hclsyntax.TokenType{top.open}, nil)
+			}
+		case hclsyntax.TokenCQuote:
+			popTo([]hclsyntax.TokenType{hclsyntax.TokenOQuote}, nil)
+		case hclsyntax.TokenCHeredoc:
+			popTo([]hclsyntax.TokenType{hclsyntax.TokenOHeredoc}, nil)
+		case hclsyntax.TokenBang, hclsyntax.TokenMinus, hclsyntax.TokenQuestion:
+			top.extra++
+			grow(1)
+		case hclsyntax.TokenComma:
+			depth -= top.extra
+			top.extra = 0
+		case hclsyntax.TokenNewline:
+			if top.open == hclsyntax.TokenEOF || top.open == hclsyntax.TokenOBrace {
+				depth -= top.extra
+				top.extra = 0
+			}
+		}
+	}
+	return deepest
+}
+
+// jsonDepth is the nesting of valid JSON as encoding/json sees it.
+func jsonDepth(src []byte) (int, bool) {
+	if !json.Valid(src) {
+		return 0, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(src))
+	depth, deepest := 0, 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return deepest, true
+		}
+		if err != nil {
+			return 0, false
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+			deepest = max(deepest, depth)
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+}
+
+// FuzzDepth checks that the scan never counts fewer levels than HCL's
+// lexer and encoding/json see, so that input it accepts cannot nest deeper
+// in the parsers.
+func FuzzDepth(f *testing.F) {
+	for _, s := range []string{
+		"a = [[1]]", `a = "${[1]}"`, "a = <<EOT\n[[ ${[1]}\nEOT\nb = [1]\n", "a = <<-EOT\n  x\n  EOT\n",
+		`a = "$${[[[[}"`, `a = "\"[[" + [1]`, "a = !!-x ? y : z\n", "# [[\n/* (( */ a = {b = [1]}",
+		`a = "%{if a}%{for x in y}${x}%{endfor}%{endif}"`, `{"a": [["${[1]}"]]}`, "a = \"x\n[[[\"\n",
+		"a = <<EOT\n\xffEOT\n[[\nEOT\n", "a = \"${ [ }\" + [1]", deep("[", "1", "]", 300),
+		deep(`"${`, "1", `}"`, 100), deep("b {\n", "", "}\n", 100), strings.Repeat("!", 200) + "x",
+		"a = <<EOT\r\n[[\r\nEOT\r\n", "a = <<EOT\n  EOT  \n[[1]]",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if got, ref := Depth(src, HCL), tokenDepth(src); got < ref {
+			t.Fatalf("Depth(HCL) = %d, but the lexer's tokens nest %d deep", got, ref)
+		}
+		if ref, ok := jsonDepth(src); ok {
+			if got := Depth(src, JSON); got < ref {
+				t.Fatalf("Depth(JSON) = %d, but encoding/json nests %d deep", got, ref)
+			}
+			if got := Depth(src, HCLJSON); got < ref {
+				t.Fatalf("Depth(HCLJSON) = %d, but encoding/json nests %d deep", got, ref)
+			}
+		}
+		// Check agrees with Depth.
+		d := Depth(src, HCL)
+		if err := Check(src, HCL, d); err != nil {
+			t.Fatalf("Check at the depth %d: %v", d, err)
+		}
+		if d > 0 && Check(src, HCL, d-1) == nil {
+			t.Fatalf("Check below the depth %d passed", d)
+		}
+	})
+}
