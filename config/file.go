@@ -71,7 +71,12 @@ var configFileSchema = &hcl.BodySchema{
 const badIdentifierDetail = "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes."
 
 // parseFile parses src as native HCL or, for a name ending in .json, HCL JSON.
+// Input nested deeper than nesting.MaxDepth is refused before parsing (the
+// parsers would exhaust the stack), as an empty file with that error.
 func parseFile(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
+	if diags := checkNesting(name, src); diags != nil {
+		return &hcl.File{Body: hcl.EmptyBody(), Bytes: src}, diags
+	}
 	if strings.HasSuffix(name, ".json") {
 		return parseJSON(src, name)
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -34,11 +33,15 @@ var fileSchema = &hcl.BodySchema{
 
 // ReadFile reads the lock file at path with [Read]. A file that does not
 // exist gives empty selections and no diagnostics, as for a configuration
-// that was never initialised; the returned file is then nil.
+// that was never initialised; the returned file is then nil. A file larger
+// than MaxFileSize is an error.
 func ReadFile(path string, opts ReadOptions) (*Locks, *hcl.File, hcl.Diagnostics) {
-	src, err := os.ReadFile(path)
+	src, err := readLimited(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return New(), nil, nil
+	}
+	if errors.Is(err, errTooLarge) {
+		return New(), nil, hcl.Diagnostics{tooLargeDiagnostic(path)}
 	}
 	if err != nil {
 		return New(), nil, hcl.Diagnostics{{
@@ -54,9 +57,13 @@ func ReadFile(path string, opts ReadOptions) (*Locks, *hcl.File, hcl.Diagnostics
 // used in diagnostic ranges. It returns every selection it could decode,
 // even when there are errors (callers treat any error as fatal), together
 // with the parsed file for rendering source snippets. Hashes are kept in
-// file order, duplicates included.
+// file order, duplicates included. A file nested deeper than
+// nesting.MaxDepth levels is refused before parsing.
 func Read(src []byte, filename string, opts ReadOptions) (*Locks, *hcl.File, hcl.Diagnostics) {
 	locks := New()
+	if diags := checkNesting(filename, src); diags != nil {
+		return locks, &hcl.File{Body: hcl.EmptyBody(), Bytes: src}, diags
+	}
 	file, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	if file == nil || file.Body == nil {
 		return locks, file, diags

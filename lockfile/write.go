@@ -3,7 +3,6 @@ package lockfile
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -53,7 +52,8 @@ func hashListTokens(p *ProviderLock) hclwrite.Tokens {
 
 // WriteFile writes l to path atomically: the content goes to a temporary
 // file in the same directory, which is then renamed over path, with mode
-// 0644. A failure is error L14, naming path as given.
+// 0644. Temporary files left by killed runs are removed first (see
+// RemoveStaleTempFiles). A failure is error L14, naming path as given.
 func WriteFile(path string, l *Locks, flavour Flavour) hcl.Diagnostics {
 	if err := writeAtomic(path, l.Bytes(flavour)); err != nil {
 		return hcl.Diagnostics{{
@@ -66,7 +66,8 @@ func WriteFile(path string, l *Locks, flavour Flavour) hcl.Diagnostics {
 }
 
 func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	RemoveStaleTempFiles(path)
+	tmp, err := createTemp(path)
 	if err != nil {
 		return err
 	}

@@ -102,7 +102,7 @@ func loadDir(o Options, dir string) (*Config, hcl.Diagnostics) {
 // LoadFile reads one CLI configuration file (HCL 1 native or JSON syntax).
 // Environment variables in plugin_cache_dir are expanded.
 func LoadFile(o Options, path string) (*Config, hcl.Diagnostics) {
-	src, err := os.ReadFile(path)
+	src, err := readLimited(path)
 	if err != nil {
 		return &Config{}, hcl.Diagnostics{errorDiag(fmt.Sprintf("Error reading %s: %s", path, err), "")}
 	}
@@ -113,6 +113,9 @@ func LoadFile(o Options, path string) (*Config, hcl.Diagnostics) {
 func parseConfig(o Options, path string, src []byte) (*Config, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	cfg := &Config{}
+	if err := checkNesting(src); err != nil {
+		return cfg, hcl.Diagnostics{errorDiag(fmt.Sprintf("Error parsing %s: %s", path, err), "")}
+	}
 	file, err := parseHCL1(src)
 	if err != nil {
 		return cfg, hcl.Diagnostics{errorDiag(fmt.Sprintf("Error parsing %s: %s", path, err), "")}

@@ -1,0 +1,55 @@
+package lockfile
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/internal/nesting"
+)
+
+// MaxFileSize is the largest lock file ReadFile reads: 8 MiB, some
+// thousand times a lock file of a hundred providers with every platform's
+// hashes. Reading parses the whole file, with memory a small multiple of
+// its size, so the limit also bounds the reader's memory.
+const MaxFileSize = 8 << 20
+
+// readLimited reads the file at path, or returns errTooLarge when it has
+// more than MaxFileSize bytes, having read no more than one byte past the
+// limit.
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(src) > MaxFileSize {
+		return nil, errTooLarge
+	}
+	return src, nil
+}
+
+var errTooLarge = fmt.Errorf("larger than %d bytes", MaxFileSize)
+
+// tooLargeDiagnostic is the error for a lock file over MaxFileSize.
+func tooLargeDiagnostic(path string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Dependency lock file too large",
+		Detail: fmt.Sprintf("The dependency lock file %q is larger than %d MiB, the most tfdeps reads. "+
+			"A lock file of this size was not written by OpenTofu or tfdeps.", path, MaxFileSize>>20),
+		Subject: &hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos},
+	}
+}
+
+// checkNesting refuses a lock file nested deeper than nesting.MaxDepth
+// levels, before the parser could exhaust the stack.
+func checkNesting(filename string, src []byte) hcl.Diagnostics {
+	return nesting.CheckDiagnostics(filename, src, nesting.HCL, nesting.MaxDepth)
+}
