@@ -141,6 +141,9 @@ func decodeDiscoveryResponse(resp *http.Response) (map[string]any, error) {
 // DecodeDiscovery decodes a discovery document, which must be a JSON object.
 func DecodeDiscovery(body []byte) (map[string]any, error) {
 	var services map[string]any
+	if err := checkResponseNesting(body); err != nil {
+		return nil, fmt.Errorf("failed to decode discovery document as a JSON object: %v", err)
+	}
 	if err := json.Unmarshal(body, &services); err != nil {
 		return nil, fmt.Errorf("failed to decode discovery document as a JSON object: %v", err)
 	}

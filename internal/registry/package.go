@@ -85,6 +85,9 @@ func queryf(format string, args ...any) error { return queryInner{fmt.Errorf(for
 // plain error for the others. SHA256SUMS and the signature are not fetched.
 func DecodePackage(body []byte, responseURL *url.URL, platform addrs.Platform) (*PackageMeta, error) {
 	var doc packageDoc
+	if err := checkResponseNesting(body); err != nil {
+		return nil, queryInner{err}
+	}
 	if err := json.Unmarshal(body, &doc); err != nil {
 		return nil, queryInner{err}
 	}

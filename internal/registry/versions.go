@@ -36,6 +36,9 @@ func DecodeVersions(body []byte) (*VersionsResponse, error) {
 		} `json:"versions"`
 		Warnings []string `json:"warnings"`
 	}
+	if err := checkResponseNesting(body); err != nil {
+		return nil, err
+	}
 	if err := json.Unmarshal(body, &doc); err != nil {
 		return nil, err
 	}

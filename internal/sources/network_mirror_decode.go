@@ -1,11 +1,13 @@
 package sources
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
+	"github.com/tfdeps/tfdeps/internal/nesting"
 	"github.com/tfdeps/tfdeps/versions"
 )
 
@@ -42,10 +44,20 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 
 // decodeMirrorJSON decodes the first JSON value of r into out, as OpenTofu's
 // json.Decoder does (trailing data is ignored).
+//
+// The document is read whole (up to maxMirrorResponse) and refused if it
+// nests deeper than nesting.MaxResponseDepth levels, trailing data
+// included.
 func decodeMirrorJSON(r io.Reader, out any) error {
-	err := json.NewDecoder(&limitedReader{r: r, n: maxMirrorResponse}).Decode(out)
+	body, err := io.ReadAll(&limitedReader{r: r, n: maxMirrorResponse})
 	if errors.Is(err, errResponseTooLarge) {
 		return err
+	}
+	if err == nil {
+		if nerr := nesting.Check(body, nesting.JSON, nesting.MaxResponseDepth); nerr != nil {
+			return fmt.Errorf("invalid response content from mirror server: %w", nerr)
+		}
+		err = json.NewDecoder(bytes.NewReader(body)).Decode(out)
 	}
 	if err != nil {
 		return fmt.Errorf("invalid response content from mirror server: %w", err)
