@@ -130,12 +130,21 @@ func checkPartsNotEmpty(s string) *ParseError {
 // checkHostnameDisplayable rejects a hostname whose comparison (ASCII)
 // form does not convert back to Unicode, so that String would give a form
 // that does not parse again: e.g. a label of 1,024 letters and one
-// non-ASCII letter, whose punycode label the IDNA decoder refuses.
+// non-ASCII letter, whose punycode label the IDNA decoder refuses; or one
+// that is empty in that form.
 //
 // Deviation: OpenTofu accepts such a hostname and then crashes when it
 // displays it ("ForDisplay called on invalid Hostname").
 func checkHostnameDisplayable(s string, h svchost.Hostname) *ParseError {
 	host, _ := splitPort(string(h))
+	if host == "" {
+		// E.g. "Xn--", which svchost's punycode check misses (it is
+		// case-sensitive) and IDNA maps to nothing.
+		return &ParseError{
+			Summary: "Invalid provider source hostname",
+			Detail:  fmt.Sprintf(`Invalid provider source hostname namespace %q in source %q: %s"`, "", s, "empty string is not a valid hostname"),
+		}
+	}
 	if _, err := idna.Lookup.ToUnicode(host); err != nil {
 		// The empty namespace and the trailing quote are as in OpenTofu's
 		// other hostname errors.

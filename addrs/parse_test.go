@@ -128,6 +128,8 @@ func TestParseProviderSourceErrors(t *testing.T) {
 		// Deviation: OpenTofu accepts it and crashes displaying it.
 		{"label punycode does not decode", strings.Repeat("a", 1024) + "\u00e9.com/a/b", "Invalid provider source hostname",
 			`Invalid provider source hostname namespace "" in source "` + strings.Repeat("a", 1024) + "\u00e9.com/a/b" + `": a hostname label is too long for its punycode form to be decoded again"`},
+		{"hostname maps to nothing", "Xn--/0/0", "Invalid provider source hostname",
+			`Invalid provider source hostname namespace "" in source "Xn--/0/0": empty string is not a valid hostname"`},
 		{"P5", "example.com/-/aws", "Invalid provider namespace",
 			`The legacy provider namespace "-" can be used only with hostname registry.opentofu.org.`},
 		{"P6", "foo/terraform-provider-aws", "Invalid provider type",
