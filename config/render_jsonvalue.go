@@ -131,7 +131,18 @@ func decodeJSONObject(dec *json.Decoder) (*jsonValue, error) {
 }
 
 // writeJSON writes v indented by two spaces per level, starting at indent.
+// prettyDepth is how many levels of arrays and objects the renderers
+// indent, one element per line; deeper values are written on one line, so
+// that the output grows linearly with the input however deep it nests
+// (indenting every level of an 800-deep value writes 640,000 spaces).
+const prettyDepth = 32
+
 func writeJSON(w *strings.Builder, v *jsonValue, indent string) {
+	writeJSONValue(w, v, len(indent)/2)
+}
+
+// writeJSONValue writes v at the given nesting level (for its indentation).
+func writeJSONValue(w *strings.Builder, v *jsonValue, level int) {
 	switch v.kind {
 	case jsonNull:
 		w.WriteString("null")
@@ -142,44 +153,77 @@ func writeJSON(w *strings.Builder, v *jsonValue, indent string) {
 	case jsonString:
 		w.WriteString(jsonQuote(v.str))
 	case jsonArray:
-		writeJSONArray(w, v, indent)
+		writeJSONArray(w, v, level)
 	case jsonObject:
-		writeJSONObject(w, v, indent)
+		writeJSONObject(w, v, level)
 	}
 }
 
-func writeJSONArray(w *strings.Builder, v *jsonValue, indent string) {
+// writeJSONIndent starts a line at the given level.
+func writeJSONIndent(w *strings.Builder, level int) {
+	for i := 0; i < level; i++ {
+		w.WriteString("  ")
+	}
+}
+
+func writeJSONArray(w *strings.Builder, v *jsonValue, level int) {
 	if len(v.elems) == 0 {
 		w.WriteString("[]")
 		return
 	}
+	if level >= prettyDepth {
+		w.WriteByte('[')
+		for i, e := range v.elems {
+			if i > 0 {
+				w.WriteString(", ")
+			}
+			writeJSONValue(w, e, level+1)
+		}
+		w.WriteByte(']')
+		return
+	}
 	w.WriteString("[\n")
 	for i, e := range v.elems {
-		w.WriteString(indent + "  ")
-		writeJSON(w, e, indent+"  ")
+		writeJSONIndent(w, level+1)
+		writeJSONValue(w, e, level+1)
 		if i < len(v.elems)-1 {
 			w.WriteByte(',')
 		}
 		w.WriteByte('\n')
 	}
-	w.WriteString(indent + "]")
+	writeJSONIndent(w, level)
+	w.WriteByte(']')
 }
 
-func writeJSONObject(w *strings.Builder, v *jsonValue, indent string) {
+func writeJSONObject(w *strings.Builder, v *jsonValue, level int) {
 	if len(v.props) == 0 {
 		w.WriteString("{}")
 		return
 	}
+	if level >= prettyDepth {
+		w.WriteByte('{')
+		for i, p := range v.props {
+			if i > 0 {
+				w.WriteString(", ")
+			}
+			w.WriteString(jsonQuote(p.key) + ": ")
+			writeJSONValue(w, p.val, level+1)
+		}
+		w.WriteByte('}')
+		return
+	}
 	w.WriteString("{\n")
 	for i, p := range v.props {
-		w.WriteString(indent + "  " + jsonQuote(p.key) + ": ")
-		writeJSON(w, p.val, indent+"  ")
+		writeJSONIndent(w, level+1)
+		w.WriteString(jsonQuote(p.key) + ": ")
+		writeJSONValue(w, p.val, level+1)
 		if i < len(v.props)-1 {
 			w.WriteByte(',')
 		}
 		w.WriteByte('\n')
 	}
-	w.WriteString(indent + "}")
+	writeJSONIndent(w, level)
+	w.WriteByte('}')
 }
 
 // jsonQuote encodes s as a JSON string without HTML escaping.

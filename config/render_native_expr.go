@@ -76,6 +76,28 @@ func nativeFromValue(expr hcl.Expression) string {
 // nativeFromJSON renders a JSON value as the native expression OpenTofu
 // would read the same way in the given mode.
 func nativeFromJSON(v *jsonValue, mode exprMode) string {
+	var b strings.Builder
+	writeNativeFromJSON(&b, v, mode, 0)
+	return b.String()
+}
+
+// writeNativeFromJSON writes nativeFromJSON's text for v, which is nested
+// level arrays and objects deep, to b. Every value is written once, into
+// the one builder, so the cost is linear in the output; levels from
+// prettyDepth on are written on one line, so the output is linear in the
+// input.
+func writeNativeFromJSON(b *strings.Builder, v *jsonValue, mode exprMode, level int) {
+	switch v.kind {
+	case jsonArray:
+		writeNativeFromJSONArray(b, v, mode, level)
+	case jsonObject:
+		writeNativeFromJSONObject(b, v, mode, level)
+	default:
+		b.WriteString(nativeFromJSONScalar(v, mode))
+	}
+}
+
+func nativeFromJSONScalar(v *jsonValue, mode exprMode) string {
 	switch v.kind {
 	case jsonNull:
 		return "null"
@@ -83,12 +105,8 @@ func nativeFromJSON(v *jsonValue, mode exprMode) string {
 		return fmt.Sprint(v.b)
 	case jsonNumber:
 		return v.str
-	case jsonString:
-		return nativeFromJSONString(v.str, mode)
-	case jsonArray:
-		return nativeFromJSONArray(v, mode)
 	default:
-		return nativeFromJSONObject(v, mode)
+		return nativeFromJSONString(v.str, mode)
 	}
 }
 
@@ -103,31 +121,62 @@ func nativeFromJSONString(s string, mode exprMode) string {
 	}
 }
 
-func nativeFromJSONArray(v *jsonValue, mode exprMode) string {
+func writeNativeFromJSONArray(b *strings.Builder, v *jsonValue, mode exprMode, level int) {
 	if mode == modeProviderRequirement {
 		mode = modeLiteral
 	}
-	elems := make([]string, len(v.elems))
+	if level >= prettyDepth {
+		b.WriteByte('[')
+		for i, e := range v.elems {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeNativeFromJSON(b, e, mode, level+1)
+		}
+		b.WriteByte(']')
+		return
+	}
+	// A list of scalars that fits is written on one line.
 	short := true
-	for i, e := range v.elems {
-		elems[i] = nativeFromJSON(e, mode)
-		if e.kind == jsonArray || e.kind == jsonObject || strings.Contains(elems[i], "\n") {
+	for _, e := range v.elems {
+		if e.kind == jsonArray || e.kind == jsonObject {
 			short = false
+			break
 		}
 	}
-	if short && len(strings.Join(elems, ", ")) <= 60 {
-		return "[" + strings.Join(elems, ", ") + "]"
+	if short {
+		elems := make([]string, len(v.elems))
+		for i, e := range v.elems {
+			elems[i] = nativeFromJSONScalar(e, mode)
+			if strings.Contains(elems[i], "\n") {
+				short = false
+			}
+		}
+		if joined := strings.Join(elems, ", "); short && len(joined) <= 60 {
+			b.WriteString("[" + joined + "]")
+			return
+		}
 	}
-	return "[\n" + strings.Join(elems, ",\n") + ",\n]"
+	b.WriteString("[\n")
+	for _, e := range v.elems {
+		writeNativeFromJSON(b, e, mode, level+1)
+		b.WriteString(",\n")
+	}
+	b.WriteString("]")
 }
 
-func nativeFromJSONObject(v *jsonValue, mode exprMode) string {
+func writeNativeFromJSONObject(b *strings.Builder, v *jsonValue, mode exprMode, level int) {
 	if len(v.props) == 0 {
-		return "{}"
+		b.WriteString("{}")
+		return
 	}
-	var b strings.Builder
-	b.WriteString("{\n")
-	for _, p := range v.props {
+	compact := level >= prettyDepth
+	if compact {
+		b.WriteByte('{')
+	} else {
+		b.WriteString("{\n")
+	}
+	for i, p := range v.props {
 		valMode := mode
 		if mode == modeProviderRequirement {
 			valMode = modeLiteral
@@ -135,10 +184,17 @@ func nativeFromJSONObject(v *jsonValue, mode exprMode) string {
 				valMode = modeKeyword
 			}
 		}
-		fmt.Fprintf(&b, "%s = %s\n", nativeObjectKey(p.key, mode), nativeFromJSON(p.val, valMode))
+		if compact && i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(nativeObjectKey(p.key, mode))
+		b.WriteString(" = ")
+		writeNativeFromJSON(b, p.val, valMode, level+1)
+		if !compact {
+			b.WriteByte('\n')
+		}
 	}
 	b.WriteString("}")
-	return b.String()
 }
 
 // nativeObjectKey writes an object key: bare when it is an identifier that
