@@ -34,9 +34,11 @@ func (o OSFileSystem) ReadDir(name string) ([]fs.DirEntry, error) {
 	return os.ReadDir(o.path(name))
 }
 
-// ReadFile reads a whole file, following symbolic links.
+// ReadFile reads a whole file, following symbolic links; a file larger
+// than MaxFileSize is a *FileTooLargeError.
 func (o OSFileSystem) ReadFile(name string) ([]byte, error) {
-	return os.ReadFile(o.path(name))
+	f, err := os.Open(o.path(name))
+	return readLimited(name, f, err)
 }
 
 // FS adapts an io/fs file system (for example testing/fstest.MapFS or
@@ -60,5 +62,6 @@ func (f ioFS) ReadDir(name string) ([]fs.DirEntry, error) {
 }
 
 func (f ioFS) ReadFile(name string) ([]byte, error) {
-	return fs.ReadFile(f.fsys, fsName(name))
+	file, err := f.fsys.Open(fsName(name))
+	return readLimited(name, file, err)
 }

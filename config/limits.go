@@ -1,6 +1,8 @@
 package config
 
 import (
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -17,4 +19,48 @@ func checkNesting(name string, src []byte) hcl.Diagnostics {
 		syntax = nesting.HCLJSON
 	}
 	return nesting.CheckDiagnostics(name, src, syntax, nesting.MaxDepth)
+}
+
+// MaxFileSize is the largest configuration file read: 16 MiB. Loading
+// holds about 120 bytes of parsed structure per byte of configuration, so
+// a larger file could not be loaded within the 2 GB the tool allows itself
+// (see the README's limits); generated .tf.json files of real
+// configurations stay far below it.
+const MaxFileSize = 16 << 20
+
+// FileTooLargeError is the error of a FileSystem's ReadFile for a file
+// larger than MaxFileSize.
+type FileTooLargeError struct {
+	Name string
+}
+
+func (e *FileTooLargeError) Error() string {
+	return fmt.Sprintf("%s: file is larger than %d MiB", e.Name, MaxFileSize>>20)
+}
+
+// Diagnostic is the error diagnostic for the file, at its start.
+func (e *FileTooLargeError) Diagnostic() *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Configuration file too large",
+		Detail:   fmt.Sprintf("The file %q is larger than %d MiB, the most tfdeps reads of one configuration file.", e.Name, MaxFileSize>>20),
+		Subject:  &hcl.Range{Filename: e.Name, Start: hcl.InitialPos, End: hcl.InitialPos},
+	}
+}
+
+// readLimited reads what open opens, reading no more than one byte past
+// MaxFileSize, and fails with a *FileTooLargeError for name past it.
+func readLimited(name string, f io.ReadCloser, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(src) > MaxFileSize {
+		return nil, &FileTooLargeError{Name: name}
+	}
+	return src, nil
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -118,6 +119,9 @@ func loadFiles(o options, names []string, numPrimary int) []*File {
 
 func loadFile(o options, name string, override bool) *File {
 	src, err := o.fsys.ReadFile(name)
+	if tooLarge := (*FileTooLargeError)(nil); errors.As(err, &tooLarge) {
+		return &File{Name: name, Override: override, Diagnostics: hcl.Diagnostics{tooLarge.Diagnostic()}}
+	}
 	if err != nil {
 		return &File{Name: name, Override: override, Diagnostics: hcl.Diagnostics{{
 			Severity: hcl.DiagError,

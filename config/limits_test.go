@@ -1,0 +1,101 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
+)
+
+func TestLoadRefusesDeepNesting(t *testing.T) {
+	const n = 80000
+	tests := []struct {
+		name, file, src string
+		want            hcl.Pos
+	}{
+		{"native tuple", "main.tf", "locals {\n  x = " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n}\n",
+			hcl.Pos{Line: 2, Column: 7 + 999, Byte: 15 + 999}},
+		{"native object", "main.tf", "locals {\n  x = " + strings.Repeat("{a=", n) + "1" + strings.Repeat("}", n) + "\n}\n",
+			hcl.Pos{Line: 2, Column: 7 + 3*999, Byte: 15 + 3*999}},
+		{"json tuple", "main.tf.json", `{"locals": {"x": ` + strings.Repeat("[", n) + strings.Repeat("]", n) + "}}",
+			hcl.Pos{Line: 1, Column: 18 + 998, Byte: 17 + 998}},
+		{"json template", "main.tf.json", `{"locals": {"x": "${` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}"}}`,
+			hcl.Pos{Line: 1, Column: 18, Byte: 17}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, tt.file), []byte(tt.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, diags := LoadDir(dir)
+			if len(diags) != 1 || diags[0].Summary != "Nesting too deep" {
+				t.Fatalf("diagnostics = %v, want one nesting error", diags)
+			}
+			want := &hcl.Range{Filename: filepath.Join(dir, tt.file), Start: tt.want,
+				End: hcl.Pos{Line: tt.want.Line, Column: tt.want.Column + 1, Byte: tt.want.Byte + 1}}
+			if diff := cmp.Diff(want, diags[0].Subject); diff != "" {
+				t.Errorf("subject (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestLoadFileTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.tf")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, MaxFileSize+1); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := LoadDir(dir)
+	want := hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Configuration file too large",
+		Detail:   fmt.Sprintf("The file %q is larger than 16 MiB, the most tfdeps reads of one configuration file.", path),
+		Subject:  &hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos},
+	}}
+	if diff := cmp.Diff(want, diags); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestRenderDeepWithinLimit loads and renders values nested just inside
+// the limit: deep levels are written on one line and read back the same.
+func TestRenderDeepWithinLimit(t *testing.T) {
+	for _, shape := range deepShapes {
+		t.Run(shape.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, shape.file), []byte(shape.gen(990)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			m, diags := LoadDir(dir)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			doc := m.Document()
+			for name, out := range map[string][]byte{"main.tf": doc.Render(RenderOptions{}), "main.tf.json": doc.RenderJSON()} {
+				// Indentation stops at prettyDepth levels: no line is
+				// longer than the value itself plus that indentation.
+				for _, line := range strings.Split(string(out), "\n") {
+					if strings.HasPrefix(line, strings.Repeat(" ", 2*prettyDepth+8)) {
+						t.Fatalf("%s: a line indented %d spaces", name, len(line)-len(strings.TrimLeft(line, " ")))
+					}
+				}
+				back := t.TempDir()
+				if err := os.WriteFile(filepath.Join(back, name), out, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if _, diags := LoadDir(back); diags.HasErrors() {
+					t.Fatalf("%s does not load again: %v", name, diags)
+				}
+			}
+		})
+	}
+}
