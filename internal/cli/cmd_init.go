@@ -106,6 +106,11 @@ func (r *initRun) run(ctx context.Context) int {
 	m := r.m
 	r.view = r.newView()
 	defer r.view.Close()
+	release, code := acquireWorkdirLock(ctx, m, r.view)
+	if release == nil {
+		return code
+	}
+	defer release()
 
 	cliOpts := m.cliConfigOptions()
 	cfg := loadCLIConfig(m, cliOpts)

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
+	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/tfdeps/tfdeps/hashes"
@@ -52,8 +54,19 @@ const copyBufferSize = 1 << 20
 // User-Agent, has no overall timeout, and retries as configured. The
 // response size is checked against Content-Length; authenticity is not
 // checked here.
+//
+// A download that receives no byte for the idle timeout (see
+// DownloadIdleTimeout) fails: waiting for the response or stalled in the
+// middle of the body. (Deviation: OpenTofu waits for ever.)
 func (c *Client) Download(ctx context.Context, dr DownloadRequest) (*Archive, error) {
-	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, dr.URL.String(), nil)
+	idle := c.settings.DownloadIdleTimeout()
+	dctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stalled := &idleError{timeout: idle, host: dr.URL.Host}
+	timer := time.AfterFunc(idle, func() { cancel(stalled) })
+	defer timer.Stop()
+
+	req, err := retryablehttp.NewRequestWithContext(dctx, http.MethodGet, dr.URL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -61,16 +74,72 @@ func (c *Client) Download(ctx context.Context, dr DownloadRequest) (*Archive, er
 	client := newDownloadClient(c.settings, c.settings.DownloadRetries(dr.Retries))
 	resp, err := client.Do(req)
 	if err != nil {
+		if errors.Is(context.Cause(dctx), stalled) {
+			return nil, stalled
+		}
 		if ctx.Err() != nil {
 			return nil, errors.New("provider download was interrupted")
 		}
 		return nil, fmt.Errorf("%s: %w", dr.URL.Host, err)
 	}
 	defer resp.Body.Close()
+	timer.Reset(idle) // the headers arrived
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("unsuccessful request to %s: %s", dr.URL, resp.Status)
 	}
-	return c.store(ctx, dr, resp)
+	resp.Body = &idleReader{ReadCloser: resp.Body, timer: timer, idle: idle}
+	a, err := c.store(ctx, dr, resp)
+	if err != nil && errors.Is(context.Cause(dctx), stalled) {
+		return nil, stalled
+	}
+	return a, err
+}
+
+// DefaultDownloadIdleTimeout is how long a download may receive nothing
+// before it fails, unless TFDEPS_DOWNLOAD_IDLE_TIMEOUT says otherwise.
+const DefaultDownloadIdleTimeout = 5 * time.Minute
+
+// EnvDownloadIdleTimeout names the environment variable that sets the
+// download idle timeout: a Go duration ("90s", "10m") or a number of
+// seconds. Anything else, or a value not above zero, means the default.
+const EnvDownloadIdleTimeout = "TFDEPS_DOWNLOAD_IDLE_TIMEOUT"
+
+// DownloadIdleTimeout is the download idle timeout: TFDEPS_DOWNLOAD_IDLE_TIMEOUT
+// or DefaultDownloadIdleTimeout.
+func (s Settings) DownloadIdleTimeout() time.Duration {
+	v := s.getenv(EnvDownloadIdleTimeout)
+	if d, err := time.ParseDuration(v); err == nil && d > 0 {
+		return d
+	}
+	if n, err := strconv.Atoi(v); err == nil && n > 0 {
+		return time.Duration(n) * time.Second
+	}
+	return DefaultDownloadIdleTimeout
+}
+
+// idleError is the error of a download that received nothing for timeout.
+type idleError struct {
+	timeout time.Duration
+	host    string
+}
+
+func (e *idleError) Error() string {
+	return fmt.Sprintf("%s: no data received for %s (the limit %s sets)", e.host, e.timeout, EnvDownloadIdleTimeout)
+}
+
+// idleReader restarts the idle timer whenever bytes arrive.
+type idleReader struct {
+	io.ReadCloser
+	timer *time.Timer
+	idle  time.Duration
+}
+
+func (r *idleReader) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	if n > 0 {
+		r.timer.Reset(r.idle)
+	}
+	return n, err
 }
 
 func (c *Client) store(ctx context.Context, dr DownloadRequest, resp *http.Response) (*Archive, error) {
