@@ -182,9 +182,13 @@ func snippetFiles(diags hcl.Diagnostics, known map[string]*hcl.File) map[string]
 			continue
 		}
 		var f *hcl.File
-		if strings.HasSuffix(name, ".json") {
+		switch {
+		case nestingTooDeep(name, src):
+			// Parsing could exhaust the stack: snippets need only the bytes.
+			f = &hcl.File{Body: hcl.EmptyBody(), Bytes: src}
+		case strings.HasSuffix(name, ".json"):
 			f, _ = parser.ParseJSON(src, name)
-		} else {
+		default:
 			f, _ = parser.ParseHCL(src, name)
 		}
 		if f != nil {

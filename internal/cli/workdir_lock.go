@@ -8,11 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tfdeps/tfdeps/internal/nesting"
 	"github.com/tfdeps/tfdeps/lockfile"
 )
 
@@ -114,4 +116,14 @@ func userCacheDir(m *Meta) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("neither $XDG_CACHE_HOME nor $HOME is defined")
+}
+
+// nestingTooDeep reports whether a file that diagnostics quote is nested
+// too deeply to be parsed again for its snippets (see internal/nesting).
+func nestingTooDeep(name string, src []byte) bool {
+	syntax := nesting.HCL
+	if strings.HasSuffix(name, ".json") {
+		syntax = nesting.HCLJSON
+	}
+	return nesting.Check(src, syntax, nesting.MaxDepth) != nil
 }

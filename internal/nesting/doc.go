@@ -20,8 +20,9 @@
 // and "a ? b : c ? d : e"). It may count more levels than the parser
 // uses, never fewer.
 //
-// In HCL JSON every string is also a template, so strings are scanned as
-// templates starting at the depth of the JSON value that holds them.
+// In HCL JSON a string is a template, or an expression where a keyword,
+// type or reference is read from it, so strings are scanned both ways,
+// starting at the depth of the JSON value that holds them.
 //
 // The package does not own the parsers, the limits callers choose, or the
 // diagnostics' wording beyond TooDeepError.

@@ -55,7 +55,9 @@ func TestDepth(t *testing.T) {
 		{"hcl json template", HCLJSON, `{"a": "${[[1]]}"}`, 4},
 		{"hcl json escaped template", HCLJSON, `{"a": "\u0024{[[1]]}"}`, 4},
 		{"hcl json key template", HCLJSON, `{"${[1]}": 1}`, 3},
-		{"hcl json escaped quote", HCLJSON, `{"a": "\"${[1]}"}`, 3},
+		{"hcl json escaped quote", HCLJSON, `{"a": "\"${[1]}"}`, 4},
+		{"hcl json expression string", HCLJSON, `{"type": "list(list(string))"}`, 3},
+		{"plain json expression string", JSON, `{"type": "list(list(string))"}`, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -93,6 +95,7 @@ func deepInputs(n int) map[string]struct {
 		"template ifs":   {HCL, "locals {\n  x = \"" + deep("%{if a}", "x", "%{endif}", n) + "\"\n}\n"},
 		"json arrays":    {HCLJSON, `{"locals": {"x": ` + deep("[", "1", "]", n) + "}}"},
 		"json template":  {HCLJSON, `{"locals": {"x": "${` + deep("[", "1", "]", n) + `}"}}`},
+		"json type":      {HCLJSON, `{"variable": {"v": {"type": "` + deep("list(", "string", ")", n) + `"}}}`},
 	}
 }
 

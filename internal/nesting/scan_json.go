@@ -59,13 +59,23 @@ func (s *scanner) scanTemplateString(at int, quoted []byte) {
 		}
 		content = []byte(str)
 	}
-	if bytes.IndexAny(content, "$%") < 0 {
+	// A string is a template in most places, but an expression where
+	// OpenTofu reads a keyword, type or reference from it ("list(string)"):
+	// it counts as the deeper of the two.
+	s.scanSub(at, content, kBare)
+	s.scanSub(at, content, kTop)
+}
+
+// scanSub scans content, found in the string at offset at, with the HCL
+// rules from a frame of the given kind at the current depth.
+func (s *scanner) scanSub(at int, content []byte, kind frameKind) {
+	if bytes.IndexAny(content, "$%[{(!-?<\"") < 0 {
 		return
 	}
 	sub := newScanner(content, s.max)
 	sub.depth, sub.deepest = s.depth, s.depth
 	sub.exceededAt = at
-	sub.stack = append(sub.stack, frame{kind: kBare})
+	sub.stack = append(sub.stack, frame{kind: kind})
 	sub.scanHCL()
 	if sub.deepest > s.deepest {
 		s.deepest = sub.deepest
