@@ -38,13 +38,13 @@ func (e *FileTooLargeError) Error() string {
 	return fmt.Sprintf("%s: file is larger than %d MiB", e.Name, MaxFileSize>>20)
 }
 
-// Diagnostic is the error diagnostic for the file, at its start.
+// Diagnostic is the error diagnostic for the file. It has no subject: a
+// snippet would mean reading the file.
 func (e *FileTooLargeError) Diagnostic() *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Configuration file too large",
 		Detail:   fmt.Sprintf("The file %q is larger than %d MiB, the most tfdeps reads of one configuration file.", e.Name, MaxFileSize>>20),
-		Subject:  &hcl.Range{Filename: e.Name, Start: hcl.InitialPos, End: hcl.InitialPos},
 	}
 }
 

@@ -44,7 +44,6 @@ func tooLargeDiagnostic(path string) *hcl.Diagnostic {
 		Summary:  "Dependency lock file too large",
 		Detail: fmt.Sprintf("The dependency lock file %q is larger than %d MiB, the most tfdeps reads. "+
 			"A lock file of this size was not written by OpenTofu or tfdeps.", path, MaxFileSize>>20),
-		Subject: &hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos},
 	}
 }
 
