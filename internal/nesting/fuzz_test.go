@@ -13,75 +13,10 @@ import (
 
 // tokenDepth is the nesting of src as HCL's own lexer sees it, counted by
 // the rules of the scan: the reference the scan must never fall below.
-// Template blocks are not counted here.
 func tokenDepth(src []byte) int {
 	tokens, _ := hclsyntax.LexConfig(src, "f.tf", hcl.InitialPos)
-	type level struct {
-		open  hclsyntax.TokenType
-		extra int
-	}
-	stack := []level{{open: hclsyntax.TokenEOF}}
-	depth, deepest := 0, 0
-	grow := func(n int) {
-		depth += n
-		deepest = max(deepest, depth)
-	}
-	// popTo pops down to and including the innermost level opened by one
-	// of the given types, unless a level of another kind in stops comes
-	// first.
-	popTo := func(opens []hclsyntax.TokenType, stops []hclsyntax.TokenType) {
-		for i := len(stack) - 1; i > 0; i-- {
-			for _, o := range opens {
-				if stack[i].open == o {
-					for len(stack) > i {
-						depth -= 1 + stack[len(stack)-1].extra
-						stack = stack[:len(stack)-1]
-					}
-					return
-				}
-			}
-			for _, s := range stops {
-				if stack[i].open == s {
-					return
-				}
-			}
-		}
-	}
-	templates := []hclsyntax.TokenType{hclsyntax.TokenOQuote, hclsyntax.TokenOHeredoc}
-	for _, tok := range tokens {
-		top := &stack[len(stack)-1]
-		switch tok.Type {
-		case hclsyntax.TokenOBrace, hclsyntax.TokenOBrack, hclsyntax.TokenOParen,
-			hclsyntax.TokenOQuote, hclsyntax.TokenOHeredoc,
-			hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
-			stack = append(stack, level{open: tok.Type})
-			grow(1)
-		case hclsyntax.TokenCBrace:
-			popTo([]hclsyntax.TokenType{hclsyntax.TokenOBrace}, append(templates, hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl))
-		case hclsyntax.TokenTemplateSeqEnd:
-			popTo([]hclsyntax.TokenType{hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl, hclsyntax.TokenOBrace}, templates)
-		case hclsyntax.TokenCBrack, hclsyntax.TokenCParen:
-			if top.open == hclsyntax.TokenOBrack || top.open == hclsyntax.TokenOParen {
-				popTo([]hclsyntax.TokenType{top.open}, nil)
-			}
-		case hclsyntax.TokenCQuote:
-			popTo([]hclsyntax.TokenType{hclsyntax.TokenOQuote}, nil)
-		case hclsyntax.TokenCHeredoc:
-			popTo([]hclsyntax.TokenType{hclsyntax.TokenOHeredoc}, nil)
-		case hclsyntax.TokenBang, hclsyntax.TokenMinus, hclsyntax.TokenQuestion:
-			top.extra++
-			grow(1)
-		case hclsyntax.TokenComma:
-			depth -= top.extra
-			top.extra = 0
-		case hclsyntax.TokenNewline:
-			if top.open == hclsyntax.TokenEOF || top.open == hclsyntax.TokenOBrace {
-				depth -= top.extra
-				top.extra = 0
-			}
-		}
-	}
-	return deepest
+	d, _ := lexDepth(tokens, 0, -1)
+	return d
 }
 
 // jsonDepth is the nesting of valid JSON as encoding/json sees it.

@@ -52,6 +52,10 @@ func newScanner(src []byte, max int) *scanner {
 func (s *scanner) run(syntax Syntax) {
 	switch syntax {
 	case HCL:
+		if !validUTF8(s.src) {
+			s.deepest, s.exceeded = lexedDepth(s.src, kTop, 0, s.max)
+			return
+		}
 		s.stack = append(s.stack, frame{kind: kTop})
 		s.scanHCL()
 	case HCLJSON, JSON:
@@ -138,7 +142,7 @@ func (s *scanner) exprStep() {
 		if i := bytes.Index(s.src[s.pos+2:], []byte("*/")); i >= 0 {
 			s.pos += 2 + i + 2
 		} else {
-			s.pos = len(s.src)
+			s.pos++ // unterminated: not a comment for the lexer, but "/", "*"...
 		}
 	case c == '"':
 		s.push(frame{kind: kString}, s.pos)

@@ -72,6 +72,14 @@ func (s *scanner) scanSub(at int, content []byte, kind frameKind) {
 	if bytes.IndexAny(content, "$%[{(!-?<\"") < 0 {
 		return
 	}
+	if !validUTF8(content) {
+		deepest, exceeded := lexedDepth(content, kind, s.depth, s.max)
+		s.deepest = max(s.deepest, deepest)
+		if exceeded >= 0 && s.exceeded < 0 {
+			s.exceeded = at
+		}
+		return
+	}
 	sub := newScanner(content, s.max)
 	sub.depth, sub.deepest = s.depth, s.depth
 	sub.exceededAt = at
