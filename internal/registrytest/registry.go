@@ -61,7 +61,7 @@ func (s *Server) Package(ns, typ, version, platform string) (PackageInfo, error)
 	if ok {
 		return info, nil
 	}
-	info, err := computePackage(id, v.Size)
+	info, err := computePackage(id, v.Size, v.Deflate)
 	if err != nil {
 		return PackageInfo{}, err
 	}
@@ -237,6 +237,9 @@ func (s *Server) serveArchive(w http.ResponseWriter, r *http.Request, rt route, 
 	s.writeBody(w, r, f, "application/zip", info.Size, func(out io.Writer) error {
 		if f != nil && f.Kind == Tamper {
 			out = &tamperWriter{w: out, at: info.Size / 2}
+		}
+		if info.deflated != nil {
+			return writeDeflatedZip(out, id, info.deflated)
 		}
 		_, err := writeZip(out, id, v.Size)
 		return err

@@ -48,6 +48,9 @@ type Version struct {
 	// Size is the size in bytes of the executable inside each zip; small
 	// when zero.
 	Size int64
+	// Deflate compresses the executable (content that shrinks about 3:1)
+	// instead of storing it (incompressible content).
+	Deflate bool
 }
 
 // DefaultPlatforms returns the platforms of a Version that names none.

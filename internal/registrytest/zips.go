@@ -35,6 +35,8 @@ type PackageInfo struct {
 	Size     int64  // size of the zip in bytes
 	SHA256   string // lower-case hex SHA-256 of the zip (the zh: value)
 	H1       string // "h1:..." hash of the package contents
+
+	deflated *deflatedPieces // Version.Deflate: the compressed executable
 }
 
 // ZH returns the "zh:" form of the archive checksum.
@@ -117,10 +119,19 @@ func writeZip(w io.Writer, id packageID, size int64) ([]byte, error) {
 
 // computePackage generates the archive once into hashers to learn its size,
 // checksum and h1 hash.
-func computePackage(id packageID, size int64) (PackageInfo, error) {
+func computePackage(id packageID, size int64, deflate bool) (PackageInfo, error) {
 	zh := sha256.New()
 	cw := &countWriter{w: zh}
-	contentSum, err := writeZip(cw, id, size)
+	var d *deflatedPieces
+	var contentSum []byte
+	var err error
+	if deflate {
+		if d, contentSum, err = newDeflatedPieces(id, size); err == nil {
+			err = writeDeflatedZip(cw, id, d)
+		}
+	} else {
+		contentSum, err = writeZip(cw, id, size)
+	}
 	if err != nil {
 		return PackageInfo{}, err
 	}
@@ -131,6 +142,7 @@ func computePackage(id packageID, size int64) (PackageInfo, error) {
 		Size:     cw.n,
 		SHA256:   hex.EncodeToString(zh.Sum(nil)),
 		H1:       "h1:" + base64.StdEncoding.EncodeToString(h1[:]),
+		deflated: d,
 	}, nil
 }
 
