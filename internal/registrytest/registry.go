@@ -61,12 +61,15 @@ func (s *Server) Package(ns, typ, version, platform string) (PackageInfo, error)
 	if ok {
 		return info, nil
 	}
-	info, err := computePackage(id, v.Size, v.Deflate)
+	info, deflated, err := computePackage(id, v.Size, v.Deflate)
 	if err != nil {
 		return PackageInfo{}, err
 	}
 	s.mu.Lock()
 	s.packages[id] = info
+	if deflated != nil {
+		s.deflated[id] = deflated
+	}
 	s.mu.Unlock()
 	return info, nil
 }
@@ -238,8 +241,11 @@ func (s *Server) serveArchive(w http.ResponseWriter, r *http.Request, rt route, 
 		if f != nil && f.Kind == Tamper {
 			out = &tamperWriter{w: out, at: info.Size / 2}
 		}
-		if info.deflated != nil {
-			return writeDeflatedZip(out, id, info.deflated)
+		s.mu.Lock()
+		deflated := s.deflated[id]
+		s.mu.Unlock()
+		if deflated != nil {
+			return writeDeflatedZip(out, id, deflated)
 		}
 		_, err := writeZip(out, id, v.Size)
 		return err

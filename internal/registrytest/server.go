@@ -67,6 +67,7 @@ type Server struct {
 
 	mu        sync.Mutex
 	packages  map[packageID]PackageInfo
+	deflated  map[packageID]*deflatedPieces // Version.Deflate packages
 	requests  []Request
 	faults    map[Endpoint][]*Fault
 	overrides map[string]http.HandlerFunc
@@ -103,6 +104,7 @@ func Start(opts Options) (*Server, error) {
 		ca:        ca,
 		closing:   make(chan struct{}),
 		packages:  map[packageID]PackageInfo{},
+		deflated:  map[packageID]*deflatedPieces{},
 		faults:    map[Endpoint][]*Fault{},
 		overrides: map[string]http.HandlerFunc{},
 	}

@@ -35,8 +35,6 @@ type PackageInfo struct {
 	Size     int64  // size of the zip in bytes
 	SHA256   string // lower-case hex SHA-256 of the zip (the zh: value)
 	H1       string // "h1:..." hash of the package contents
-
-	deflated *deflatedPieces // Version.Deflate: the compressed executable
 }
 
 // ZH returns the "zh:" form of the archive checksum.
@@ -119,7 +117,7 @@ func writeZip(w io.Writer, id packageID, size int64) ([]byte, error) {
 
 // computePackage generates the archive once into hashers to learn its size,
 // checksum and h1 hash.
-func computePackage(id packageID, size int64, deflate bool) (PackageInfo, error) {
+func computePackage(id packageID, size int64, deflate bool) (PackageInfo, *deflatedPieces, error) {
 	zh := sha256.New()
 	cw := &countWriter{w: zh}
 	var d *deflatedPieces
@@ -133,7 +131,7 @@ func computePackage(id packageID, size int64, deflate bool) (PackageInfo, error)
 		contentSum, err = writeZip(cw, id, size)
 	}
 	if err != nil {
-		return PackageInfo{}, err
+		return PackageInfo{}, nil, err
 	}
 	summary := fmt.Sprintf("%x  %s\n", contentSum, id.binaryName())
 	h1 := sha256.Sum256([]byte(summary))
@@ -142,8 +140,7 @@ func computePackage(id packageID, size int64, deflate bool) (PackageInfo, error)
 		Size:     cw.n,
 		SHA256:   hex.EncodeToString(zh.Sum(nil)),
 		H1:       "h1:" + base64.StdEncoding.EncodeToString(h1[:]),
-		deflated: d,
-	}, nil
+	}, d, nil
 }
 
 type countWriter struct {
