@@ -148,9 +148,17 @@ func (t *fetchTask) linkFromCache(ctx context.Context) error {
 	t.pe.send(func(ev *Events) { ev.LinkedFromCache(t.p, t.v) })
 	src := in.Cache.PackageDir(t.p, t.v, t.platform())
 	dst := in.Target.PackageDir(t.p, t.v, t.platform())
-	err := Link(src, dst)
+	// Under the target package's lock: another init of the same working
+	// directory may be linking the same package, and Link replaces what is
+	// at dst (issue #14: without the lock, one process could remove the
+	// link another had just made and was checking).
+	lock, err := in.Target.Lock(ctx, t.p, t.v, t.platform(), LockOptions{})
 	if err == nil {
-		err = checkInstalled(t.p, dst)
+		err = Link(src, dst)
+		if err == nil {
+			err = checkInstalled(t.p, dst)
+		}
+		_ = lock.Unlock()
 	}
 	if err != nil {
 		err = &ProviderError{Provider: t.p, Version: t.v, Phase: PhaseCacheLink, Err: err}
