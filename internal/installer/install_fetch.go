@@ -132,7 +132,7 @@ func (t *fetchTask) fetch(ctx context.Context, installTo Dir, toCache bool, pref
 		return nil, t.fetchErr(err)
 	}
 	if h1 == "" {
-		if h1, err = t.run.in.hasher.H1(dir, memoPath(dir)); err != nil {
+		if h1, err = t.run.in.hasher.H1(dir, t.run.in.hasher.memoPath(dir)); err != nil {
 			return nil, t.fetchErr(err)
 		}
 	}
