@@ -78,6 +78,11 @@ func (t *fetchTask) install(ctx context.Context) ([]hashes.Hash, *freshInstall, 
 		preferred = nil
 	}
 
+	in.Target.cleanStaleStaging(t.p, t.v, t.platform())
+	if in.Cache != nil {
+		in.Cache.cleanStaleStaging(t.p, t.v, t.platform())
+	}
+
 	// Step 1: already in the target directory.
 	if ok, err := t.matchesInstalled(in.Target, preferred); err != nil {
 		return nil, nil, t.fetchErr(err)
