@@ -23,13 +23,13 @@ func TestInstallRemovesStaleStaging(t *testing.T) {
 	v := instVersion("2.0.0")
 	pkg := cache.PackageDir(provFoo, v, testPlatform)
 	stale := filepath.Join(filepath.Dir(pkg), stagingPrefix(pkg)+"42")
-	writeFiles(t, stale, map[string]string{"terraform-provider-foo.zip": "a download"})
 
 	// Held by a live install: kept.
 	lock, err := cache.Lock(context.Background(), provFoo, v, testPlatform, LockOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	writeFiles(t, stale, map[string]string{"terraform-provider-foo.zip": "a download"})
 	cache.cleanStaleStaging(provFoo, v, testPlatform)
 	if _, err := os.Stat(stale); err != nil {
 		t.Fatalf("staging directory of a live lock holder removed: %v", err)
