@@ -1,7 +1,9 @@
 package installer
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,5 +69,44 @@ func TestInstallWarmUsesMemo(t *testing.T) {
 		if got := c.count() - before; got != wantHashed {
 			t.Errorf("same-directory run %d read %d packages, want %d", run, got, wantHashed)
 		}
+	}
+}
+
+// TestInstallMemoCatchesTampering: the memo written at install time does
+// not hide a later change to the cached package, even one that keeps the
+// size and restores the times: the next init finds that the cache no
+// longer matches the lock file and fails where OpenTofu does, on the
+// downloaded package not matching the cached one.
+func TestInstallMemoCatchesTampering(t *testing.T) {
+	requireMemo(t)
+	e := newInstallEnv(t)
+	cache := NewDir(t.TempDir())
+	e.in.Cache = &cache
+	e.in.MemoDir = t.TempDir()
+	reqs := Requirements{provFoo: nil}
+	_, first, err := e.install(t, reqs, nil, NewProvidersOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(cache.PackageDir(provFoo, instVersion("2.0.0"), testPlatform), "terraform-provider-foo_v2.0.0")
+	info, err := os.Stat(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	content, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	content[0] ^= 1
+	if err := os.WriteFile(exe, content, info.Mode()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(exe, info.ModTime(), info.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	e.in.Target = NewDir(filepath.Join(t.TempDir(), "providers"))
+	lines, _, err := e.install(t, reqs, first.Locks, NewProvidersOnly)
+	if err == nil || !strings.Contains(err.Error(), "does not match the content of the downloaded package") {
+		t.Errorf("init after tampering: %v, events %q; want the cached package refused", err, lines)
 	}
 }
