@@ -23,6 +23,9 @@
 # providers lock. Times are wall seconds, best of RUNS, with user+system
 # CPU seconds of that run.
 #
+# SIDEBYSIDE_ROWS, when set, is a bash regular expression: only the rows
+# whose name matches it run (the floor always does).
+#
 # Usage: [TFDEPS_REFERENCE_TOFU=/path/to/tofu] bench/sidebyside.sh [N] [SIZE_MB] [RUNS]
 set -euo pipefail
 
@@ -131,6 +134,7 @@ setup_complete() {
 row() {
 	local name=$1 setup=$2 server=$3
 	shift 3
+	if [ -n "${SIDEBYSIDE_ROWS:-}" ] && ! [[ $name =~ $SIDEBYSIDE_ROWS ]]; then return; fi
 	local line tool bin
 	line=$(printf '%-28s' "$name")
 	for tool in tfdeps tofu; do
