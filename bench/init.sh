@@ -2,9 +2,9 @@
 # Benchmark of `tfdeps init`: 10 providers of 50 MB each (linux_amd64) from
 # the fake registry over loopback, with a plugin cache:
 #   cold  - empty plugin cache, no lock file, no .terraform;
-#   warm, first reuse - one run right after the cold install: the packages
-#           were just written, so their h1 memos (OS_ARCH.tfdeps-h1) are
-#           not trusted yet and every package is read and hashed once;
+#   warm, first reuse - one run right after the cold install: the h1
+#           memos written at install time (in the user cache directory)
+#           are trusted at once, so no package is read;
 #   warm  - populated cache, new working directory, no lock file
 #           (tfdeps reuses the cached packages without downloading them,
 #           taking their h1 from the memo);
@@ -55,7 +55,6 @@ measure() {
 export TF_PLUGIN_CACHE_DIR="$work/cache"
 measure "tfdeps init, cold cache" 'rm -rf "$work/cache"; mkdir -p "$work/cache"'
 cp "$work/wd/.terraform.lock.hcl" "$work/lock"
-sleep 1.1 # let the racy-timestamp margin of the h1 memo pass
 measure "tfdeps init, warm, first reuse" ':' 1
 measure "tfdeps init, warm cache" ':'
 measure "tfdeps init, warm cache + lock" 'cp "$work/lock" "$work/wd/.terraform.lock.hcl"'

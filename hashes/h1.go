@@ -2,6 +2,7 @@ package hashes
 
 import (
 	"archive/zip"
+	"bufio"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
@@ -14,8 +15,16 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/klauspost/compress/flate"
 	"golang.org/x/mod/sumdb/dirhash"
 )
+
+// newInflater inflates with klauspost/compress/flate, about 1.5 times as
+// fast as compress/flate, through a large read buffer (a decompressor
+// given a plain reader reads 4 KiB at a time).
+func newInflater(r io.Reader) io.ReadCloser {
+	return flate.NewReader(bufio.NewReaderSize(r, 256<<10))
+}
 
 // ErrNewlineName is dirhash's error for a file name containing a newline,
 // which the h1: scheme cannot represent.
@@ -68,6 +77,7 @@ func HashZip(r io.ReaderAt, size int64) (Hash, error) {
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		return "", err
 	}
+	zr.RegisterDecompressor(zip.Deflate, newInflater)
 	names := make([]string, len(zr.File))
 	byName := make(map[string]*zip.File, len(zr.File))
 	var declared uint64
@@ -75,7 +85,11 @@ func HashZip(r io.ReaderAt, size int64) (Hash, error) {
 		names[i] = f.Name
 		byName[f.Name] = f
 		// The reader refuses content longer than declared, so bounding the
-		// declared sizes bounds the work.
+		// declared sizes bounds the work. Each size is compared before it
+		// is added, so that sizes summing past 2^64 cannot wrap around.
+		if f.UncompressedSize64 > MaxZipContent-declared {
+			return "", fmt.Errorf("zip archive declares more than %d bytes of content", uint64(MaxZipContent))
+		}
 		if declared += f.UncompressedSize64; declared > MaxZipContent {
 			return "", fmt.Errorf("zip archive declares more than %d bytes of content", uint64(MaxZipContent))
 		}

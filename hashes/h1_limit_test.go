@@ -18,6 +18,8 @@ func TestHashZipBoundsContent(t *testing.T) {
 		{"one small entry", []uint64{5}, false},
 		{"one entry over the bound", []uint64{MaxZipContent + 1}, true},
 		{"entries adding up over the bound", []uint64{MaxZipContent / 2, MaxZipContent/2 + 1}, true},
+		// Issue #14: 5 + (2^64-5) wraps a 64-bit sum around to 0.
+		{"sizes wrapping the sum around", []uint64{5, 1<<64 - 5}, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

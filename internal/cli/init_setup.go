@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
@@ -84,6 +85,7 @@ func newInstaller(m *Meta, cfg *cliconfig.Config, src installer.Source, client *
 		Unmanaged:             reattachedProviders(m.Getenv("TF_REATTACH_PROVIDERS")),
 		EnforceGPG:            m.Getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true",
 		Downloader:            client,
+		MemoDir:               installer.DefaultMemoDir(os.UserCacheDir),
 	}
 	if cfg.PluginCacheDir != "" && !sameDir(cfg.PluginCacheDir, in.Target.Base()) {
 		cache := installer.NewDir(cfg.PluginCacheDir)

@@ -63,6 +63,8 @@ func (d Dir) Lock(ctx context.Context, p addrs.Provider, v versions.Version, pl 
 		return nil, fmt.Errorf("unable to acquire file lock on %q: %s", sidecar, err)
 	}
 	_ = removeStaleStaging(d.PackageDir(p, v, pl))
+	// A memo of an earlier tfdeps beside the package (layout_memo.go).
+	_ = os.Remove(d.PackageDir(p, v, pl) + legacyMemoSuffix)
 	return &PackageLock{lk: lk}, nil
 }
 

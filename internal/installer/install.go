@@ -57,6 +57,10 @@ type Installer struct {
 	Concurrency int
 	// Extract bounds package archives.
 	Extract ExtractOptions
+	// MemoDir holds the "h1:" memos of installed packages, which spare a
+	// warm init reading them (layout_memo.go); "" keeps none. tfdeps uses
+	// DefaultMemoDir.
+	MemoDir string
 
 	// hasher computes the "h1:" hashes of package directories in Target
 	// and Cache, with their memos (layout_memo.go).
@@ -79,6 +83,9 @@ type Result struct {
 // and its error is among the providers' errors.
 func (in *Installer) Install(ctx context.Context, reqs Requirements, old *lockfile.Locks, mode Mode, events *Events) (*Result, error) {
 	ev := events.withDefaults()
+	if in.MemoDir != "" {
+		in.hasher.memoDir = in.MemoDir
+	}
 	if old == nil {
 		old = lockfile.New()
 	}

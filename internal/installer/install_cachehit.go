@@ -33,7 +33,7 @@ func (pi *packageInstall) trustInstalled(dir string) (*AuthResult, hashes.Hash, 
 	if !ok || entry.Size <= 0 {
 		return nil, "", false
 	}
-	h1, err := pi.task.run.in.hasher.H1(dir, memoPath(dir))
+	h1, err := pi.task.run.in.hasher.H1(dir, pi.task.run.in.hasher.memoPath(dir))
 	if err != nil || !slices.Contains(entry.Hashes, h1) {
 		return nil, "", false
 	}

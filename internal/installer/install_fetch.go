@@ -78,6 +78,11 @@ func (t *fetchTask) install(ctx context.Context) ([]hashes.Hash, *freshInstall, 
 		preferred = nil
 	}
 
+	in.Target.cleanStaleStaging(t.p, t.v, t.platform())
+	if in.Cache != nil {
+		in.Cache.cleanStaleStaging(t.p, t.v, t.platform())
+	}
+
 	// Step 1: already in the target directory.
 	if ok, err := t.matchesInstalled(in.Target, preferred); err != nil {
 		return nil, nil, t.fetchErr(err)
@@ -132,7 +137,7 @@ func (t *fetchTask) fetch(ctx context.Context, installTo Dir, toCache bool, pref
 		return nil, t.fetchErr(err)
 	}
 	if h1 == "" {
-		if h1, err = t.run.in.hasher.H1(dir, memoPath(dir)); err != nil {
+		if h1, err = t.run.in.hasher.H1(dir, t.run.in.hasher.memoPath(dir)); err != nil {
 			return nil, t.fetchErr(err)
 		}
 	}
@@ -148,9 +153,17 @@ func (t *fetchTask) linkFromCache(ctx context.Context) error {
 	t.pe.send(func(ev *Events) { ev.LinkedFromCache(t.p, t.v) })
 	src := in.Cache.PackageDir(t.p, t.v, t.platform())
 	dst := in.Target.PackageDir(t.p, t.v, t.platform())
-	err := Link(src, dst)
+	// Under the target package's lock: another init of the same working
+	// directory may be linking the same package, and Link replaces what is
+	// at dst (issue #14: without the lock, one process could remove the
+	// link another had just made and was checking).
+	lock, err := in.Target.Lock(ctx, t.p, t.v, t.platform(), LockOptions{})
 	if err == nil {
-		err = checkInstalled(t.p, dst)
+		err = Link(src, dst)
+		if err == nil {
+			err = checkInstalled(t.p, dst)
+		}
+		_ = lock.Unlock()
 	}
 	if err != nil {
 		err = &ProviderError{Provider: t.p, Version: t.v, Phase: PhaseCacheLink, Err: err}

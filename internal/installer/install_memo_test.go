@@ -1,7 +1,9 @@
 package installer
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,7 +18,7 @@ func TestInstallWarmUsesMemo(t *testing.T) {
 	e := newInstallEnv(t)
 	cache := NewDir(t.TempDir())
 	e.in.Cache = &cache
-	var c countingHasher
+	c := newCountingHasher(t)
 	e.in.hasher = *c.hasher(time.Hour)
 	reqs := Requirements{provBar: nil, provFoo: nil}
 	_, first, err := e.install(t, reqs, nil, NewProvidersOnly)
@@ -32,9 +34,9 @@ func TestInstallWarmUsesMemo(t *testing.T) {
 		"detected-in-cache hashicorp/bar 0.3.0",
 		"linked hashicorp/bar 0.3.0",
 	}
-	// Extraction computes the hash but writes no memo (the files are too
-	// new to trust), so the first warm run reads each package once.
-	for run, wantHashed := range []int{2, 0, 0} {
+	// Extraction writes the memo from the bytes it wrote (trusted at
+	// once), so no warm run reads a package, the first one included.
+	for run, wantHashed := range []int{0, 0, 0} {
 		e.in.Target = NewDir(filepath.Join(t.TempDir(), "providers"))
 		before := c.count()
 		lines, res, err := e.install(t, reqs, first.Locks, NewProvidersOnly)
@@ -52,9 +54,9 @@ func TestInstallWarmUsesMemo(t *testing.T) {
 		}
 	}
 
-	// The working directory's own packages (links to the cache) get
-	// memos too: a second init there reads nothing.
-	for run, wantHashed := range []int{2, 0} {
+	// The working directory's own packages (links to the cache) share
+	// the cache's memos: inits there read nothing either.
+	for run, wantHashed := range []int{0, 0} {
 		before := c.count()
 		lines, _, err := e.install(t, reqs, first.Locks, NewProvidersOnly)
 		if err != nil {
@@ -67,5 +69,44 @@ func TestInstallWarmUsesMemo(t *testing.T) {
 		if got := c.count() - before; got != wantHashed {
 			t.Errorf("same-directory run %d read %d packages, want %d", run, got, wantHashed)
 		}
+	}
+}
+
+// TestInstallMemoCatchesTampering: the memo written at install time does
+// not hide a later change to the cached package, even one that keeps the
+// size and restores the times: the next init finds that the cache no
+// longer matches the lock file and fails where OpenTofu does, on the
+// downloaded package not matching the cached one.
+func TestInstallMemoCatchesTampering(t *testing.T) {
+	requireMemo(t)
+	e := newInstallEnv(t)
+	cache := NewDir(t.TempDir())
+	e.in.Cache = &cache
+	e.in.MemoDir = t.TempDir()
+	reqs := Requirements{provFoo: nil}
+	_, first, err := e.install(t, reqs, nil, NewProvidersOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(cache.PackageDir(provFoo, instVersion("2.0.0"), testPlatform), "terraform-provider-foo_v2.0.0")
+	info, err := os.Stat(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	content, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	content[0] ^= 1
+	if err := os.WriteFile(exe, content, info.Mode()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(exe, info.ModTime(), info.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	e.in.Target = NewDir(filepath.Join(t.TempDir(), "providers"))
+	lines, _, err := e.install(t, reqs, first.Locks, NewProvidersOnly)
+	if err == nil || !strings.Contains(err.Error(), "does not match the content of the downloaded package") {
+		t.Errorf("init after tampering: %v, events %q; want the cached package refused", err, lines)
 	}
 }

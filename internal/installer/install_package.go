@@ -166,6 +166,10 @@ func (pi *packageInstall) extractChecked(ctx context.Context, a *Archive, zhOK b
 	if !zhOK && !slices.Contains(pi.allowed, h1) {
 		return "", &ChecksumMismatchError{Provider: t.p, Version: t.v}
 	}
+	var stamps []fileStamp
+	if memoSupported {
+		_, stamps, _ = stampPackage(unpacked) // fingerprints for the memo, taken in private
+	}
 	if existing, err := existingPackageHash(&t.run.in.hasher, dir); err != nil {
 		return "", err
 	} else if existing != "" {
@@ -177,7 +181,13 @@ func (pi *packageInstall) extractChecked(ctx context.Context, a *Archive, zhOK b
 	if err := os.RemoveAll(dir); err != nil {
 		return "", err
 	}
-	return h1, commitStaging(unpacked, dir)
+	if err := commitStaging(unpacked, dir); err != nil {
+		return "", err
+	}
+	if stamps != nil {
+		t.run.in.hasher.rememberWritten(dir, h1, stamps)
+	}
+	return h1, nil
 }
 
 // existingPackageHash returns the "h1:" of the package directory at dir,
@@ -186,7 +196,7 @@ func existingPackageHash(hasher *dirHasher, dir string) (hashes.Hash, error) {
 	if _, err := os.Lstat(dir); err != nil {
 		return "", nil
 	}
-	h, err := hasher.H1(dir, memoPath(dir))
+	h, err := hasher.H1(dir, hasher.memoPath(dir))
 	if err != nil {
 		return "", fmt.Errorf("failed to calculate checksum for existing cached provider package at %s: %s", dir, err)
 	}

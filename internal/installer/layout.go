@@ -9,9 +9,10 @@
 //     exactly as OpenTofu writes and reads it, so that tofu and tfdeps can
 //     use each other's directories. Dir lists and looks up installed
 //     packages (Installed), whose "h1:" hash is computed lazily, once,
-//     and remembered across runs in an OS_ARCH.tfdeps-h1 sidecar with a
-//     fingerprint of every file, so an unchanged package is not read
-//     again (layout_memo.go).
+//     and remembered across runs in a memo with a fingerprint of every
+//     file, kept in tfdeps's own state directory (Installer.MemoDir), not
+//     beside the package, so an unchanged package is not read again
+//     (layout_memo.go).
 //   - Extract and ExtractFile: safe unzipping of a package archive, with
 //     the "h1:" hash computed while the files are written.
 //   - Link: installing an unpacked package (filesystem mirror or plugin

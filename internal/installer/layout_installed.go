@@ -58,7 +58,7 @@ func (i *Installed) H1() (hashes.Hash, error) {
 // memo beside it, computed by h (nil: the default dirHasher).
 func inDir(p addrs.Provider, v versions.Version, pl addrs.Platform, dir string, h *dirHasher) *Installed {
 	i := NewInstalled(p, v, pl, dir)
-	i.memo, i.hasher = memoPath(dir), h
+	i.memo, i.hasher = h.memoPath(dir), h
 	return i
 }
 

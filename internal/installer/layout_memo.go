@@ -1,6 +1,8 @@
 package installer
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,51 +19,83 @@ import (
 //
 // Reusing an installed package means checking its directory against the
 // lock file's "h1:" hashes, which reads every byte of the package. To make
-// a warm init cheap, tfdeps remembers the hash it computed in a sidecar
-// file next to the package directory, BASE/HOST/NAMESPACE/TYPE/VERSION/
-// OS_ARCH.tfdeps-h1 (beside the OS_ARCH.lock sidecar, outside the package
-// so it is not part of the package's content), together with a fingerprint
-// of every file the hash covers: relative name, size, mode, modification
-// and change times in nanoseconds, inode and device, as stat reports them
-// (following symlinks, as reading the content does). A later check that
-// finds the same file set with the same fingerprints uses the recorded
-// hash without reading any content; anything else hashes the directory
-// again and rewrites the memo. Scanners skip the sidecar: it is a file at
-// the depth of package directories (mirrors-and-cli-config.md §1.2 rule 6).
+// a warm init cheap, tfdeps remembers the hash in a memo file kept where
+// tfdeps keeps its own state — MEMODIR/KEY.json, with MEMODIR under the
+// user cache directory (DefaultMemoDir) and KEY derived from the package
+// directory's real path (symlinks resolved) — never inside the directories
+// OpenTofu reads (issue #11: .terraform/providers and the plugin cache hold
+// exactly what tofu's hold). A memo records the hash together with a
+// fingerprint of every file the hash covers: relative name, size, mode,
+// modification and change times in nanoseconds, inode and device, as stat
+// reports them (following symlinks, as reading the content does). A later
+// check that finds the same file set with the same fingerprints uses the
+// recorded hash without reading any content; anything else hashes the
+// directory again and rewrites the memo.
 //
 // Trusting a memo is sound only if no content change can leave every
 // fingerprint as it was. Any write to a file sets its change time to the
 // current time, which no user can set back, and replacing a file changes
 // its inode. What remains is the racy case Git knows: a write within the
 // timestamp granularity after the file was read leaves the change time
-// unchanged. So a memo records when hashing started, the files are
-// fingerprinted before and after the content is read (a change in between
-// means no memo is written), and a memo is trusted only when every
-// recorded modification and change time is older than the start of
-// hashing by more than memoRacyMargin. A package hashed right after it was
-// written is therefore hashed once more on its next use, after which its
-// memo holds. Unreadable, corrupt or foreign memos are ignored, failures
-// to write one too: the memo only ever saves work.
+// unchanged. So a memo made by hashing records when hashing started, the
+// files are fingerprinted before and after the content is read (a change
+// in between means no memo is written), and such a memo is trusted only
+// when every recorded modification and change time is older than the start
+// of hashing by more than memoRacyMargin.
+//
+// A memo written at install time is different: the installer computed the
+// hash from the bytes it wrote itself, into a private staging directory
+// (random name, under the package's lock), and fingerprinted the files
+// there after closing them, before the directory was renamed into place
+// (which changes no file's fingerprint). No one else writes to the files
+// between their last write and the fingerprint, so such a memo ("written")
+// is trusted at once, and the first init after a cold one reads nothing.
+// Unreadable, corrupt or foreign memos are ignored, failures to write one
+// too: the memo only ever saves work.
 //
 // The fingerprint needs inode, device and change time, which tfdeps reads
 // on Linux only; elsewhere no memo is read or written.
 
-// memoSuffix is appended to the package directory's path to name its memo.
-const memoSuffix = ".tfdeps-h1"
+// legacyMemoSuffix named the memo that earlier tfdeps versions kept beside
+// the package directory (OS_ARCH.tfdeps-h1); Dir.Lock removes it.
+const legacyMemoSuffix = ".tfdeps-h1"
 
 // memoFormat identifies the memo's layout; memos of another format are
 // ignored.
-const memoFormat = "tfdeps-h1-memo/1"
+const memoFormat = "tfdeps-h1-memo/2"
 
 // memoRacyMargin is how much older than the start of hashing every file's
 // timestamps must be for a memo to be trusted. It covers filesystem
 // timestamp granularity and the lag of the kernel's coarse clock.
 const memoRacyMargin = time.Second
 
-// memoPath returns the path of the "h1:" memo of a package directory,
-// BASE/HOST/NAMESPACE/TYPE/VERSION/OS_ARCH.tfdeps-h1.
-func memoPath(packageDir string) string {
-	return filepath.Clean(packageDir) + memoSuffix
+// DefaultMemoDir returns the directory of the "h1:" memos, "tfdeps/h1-memo"
+// under the user cache directory (userCacheDir is os.UserCacheDir,
+// injected), or "" when there is none.
+func DefaultMemoDir(userCacheDir func() (string, error)) string {
+	base, err := userCacheDir()
+	if err != nil || base == "" {
+		return ""
+	}
+	return filepath.Join(base, "tfdeps", "h1-memo")
+}
+
+// memoPath returns the path of the "h1:" memo of a package directory:
+// MEMODIR/KEY.json with KEY from the directory's real path; "" when h
+// keeps no memos or the directory cannot be resolved.
+func (h *dirHasher) memoPath(packageDir string) string {
+	if h == nil || h.memoDir == "" {
+		return ""
+	}
+	root, err := filepath.EvalSymlinks(packageDir)
+	if err != nil {
+		return ""
+	}
+	if root, err = filepath.Abs(root); err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(h.memoDir, hex.EncodeToString(sum[:16])+".json")
 }
 
 // h1Memo is the content of a memo file.
@@ -73,6 +107,9 @@ type h1Memo struct {
 	HashedAt int64       `json:"hashed_at"`
 	H1       hashes.Hash `json:"h1"`
 	Files    []fileStamp `json:"files"`
+	// Written: made at install time by the writer of the files (trusted
+	// at once, see above).
+	Written bool `json:"written,omitempty"`
 }
 
 // fileStamp is the fingerprint of one file of a package.
@@ -89,6 +126,8 @@ type fileStamp struct {
 // dirHasher computes "h1:" hashes of package directories with the memo.
 // The zero value hashes with hashes.HashDir and reads the system clock.
 type dirHasher struct {
+	// memoDir holds the memos ("": none are read or written).
+	memoDir string
 	// hashDir computes the hash from the content (tests count calls).
 	hashDir func(dir string) (hashes.Hash, error)
 	// now, when set, is the clock that dates the start of hashing
@@ -141,6 +180,7 @@ func (h *dirHasher) H1(dir, memo string) (hashes.Hash, error) {
 // the memo's temporary file, created first: that is the file system's own
 // clock, in case it runs behind ours.
 func (h *dirHasher) hashAndRemember(dir, memo string, m *h1Memo) (hashes.Hash, error) {
+	_ = os.MkdirAll(filepath.Dir(memo), 0o755)
 	tmp, err := os.CreateTemp(filepath.Dir(memo), filepath.Base(memo)+".tmp*")
 	if err != nil {
 		return h.hash(dir)
@@ -169,6 +209,9 @@ func (m *h1Memo) valid(root string, files []fileStamp) bool {
 // trusted reports whether every recorded timestamp is older than the
 // start of hashing by more than memoRacyMargin.
 func (m *h1Memo) trusted() bool {
+	if m.Written {
+		return true
+	}
 	limit := m.HashedAt - int64(memoRacyMargin)
 	for _, f := range m.Files {
 		if f.Mtime >= limit || f.Ctime >= limit {
@@ -184,6 +227,9 @@ func (m *h1Memo) trusted() bool {
 // refuse, or an entry whose content is not a regular file.
 func stampPackage(dir string) (string, []fileStamp, bool) {
 	root, err := filepath.EvalSymlinks(dir)
+	if err == nil {
+		root, err = filepath.Abs(root)
+	}
 	if err != nil {
 		return "", nil, false
 	}
@@ -258,4 +304,29 @@ func commitMemo(tmp *os.File, path string, m *h1Memo) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// rememberWritten records the memo of a package the installer has just
+// unpacked: files are the fingerprints taken in the staging directory,
+// dir is where the package now is, h1 its hash.
+func (h *dirHasher) rememberWritten(dir string, h1 hashes.Hash, files []fileStamp) {
+	memo := h.memoPath(dir)
+	if memo == "" || !memoSupported || h1.Scheme() != hashes.SchemeH1 {
+		return
+	}
+	root, after, ok := stampPackage(dir)
+	if !ok || !slices.Equal(files, after) {
+		return
+	}
+	if os.MkdirAll(filepath.Dir(memo), 0o755) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(memo), filepath.Base(memo)+".tmp*")
+	if err != nil {
+		return
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	m := &h1Memo{Format: memoFormat, Root: root, HashedAt: time.Now().UnixNano(), H1: h1, Files: files, Written: true}
+	_ = commitMemo(tmp, memo, m)
 }

@@ -17,12 +17,24 @@ import (
 // whose clock runs an hour ahead so that files just written count as old
 // (skew 0: files just written are racy).
 type countingHasher struct {
-	mu    sync.Mutex
-	calls int
+	mu      sync.Mutex
+	calls   int
+	memoDir string
+}
+
+// newCountingHasher keeps its memos in a new temporary directory.
+func newCountingHasher(t *testing.T) *countingHasher {
+	return &countingHasher{memoDir: t.TempDir()}
+}
+
+// memoPath is the memo path of the package directory dir.
+func (c *countingHasher) memoPath(dir string) string {
+	return (&dirHasher{memoDir: c.memoDir}).memoPath(dir)
 }
 
 func (c *countingHasher) hasher(skew time.Duration) *dirHasher {
 	return &dirHasher{
+		memoDir: c.memoDir,
 		hashDir: func(dir string) (hashes.Hash, error) {
 			c.mu.Lock()
 			c.calls++
@@ -148,8 +160,8 @@ func TestMemoChanges(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := memoPackage(t, t.TempDir())
-			memo := memoPath(dir)
-			var c countingHasher
+			c := newCountingHasher(t)
+			memo := c.memoPath(dir)
 			h := c.hasher(time.Hour)
 			if _, err := h.H1(dir, memo); err != nil {
 				t.Fatal(err)
@@ -185,7 +197,7 @@ func TestMemoChanges(t *testing.T) {
 			if got := c.count(); got != wantCalls {
 				t.Errorf("after a third H1: content hashed %d times, want %d", got, wantCalls)
 			}
-			checkNoTemporaries(t, dir)
+			checkNoTemporaries(t, c, dir)
 		})
 	}
 }
@@ -193,34 +205,34 @@ func TestMemoChanges(t *testing.T) {
 func TestMemoRacyNotTrusted(t *testing.T) {
 	requireMemo(t)
 	dir := memoPackage(t, t.TempDir())
-	var c countingHasher
+	c := newCountingHasher(t)
 	h := c.hasher(0) // the files were written just now
 	for range 2 {
-		if _, err := h.H1(dir, memoPath(dir)); err != nil {
+		if _, err := h.H1(dir, c.memoPath(dir)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := os.Stat(memoPath(dir)); err == nil {
+	if _, err := os.Stat(c.memoPath(dir)); err == nil {
 		t.Error("a memo was written for files younger than the racy margin")
 	}
 	if got := c.count(); got != 2 {
 		t.Errorf("content hashed %d times, want 2", got)
 	}
 	// The same with the system's clocks.
-	if _, err := (&dirHasher{}).H1(dir, memoPath(dir)); err != nil {
+	if _, err := (&dirHasher{memoDir: c.memoDir}).H1(dir, c.memoPath(dir)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(memoPath(dir)); err == nil {
+	if _, err := os.Stat(c.memoPath(dir)); err == nil {
 		t.Error("a memo was written for files younger than the racy margin (system clock)")
 	}
-	checkNoTemporaries(t, dir)
+	checkNoTemporaries(t, c, dir)
 }
 
 // checkNoTemporaries fails if a memo's temporary file is left beside the
-// package directory dir.
-func checkNoTemporaries(t *testing.T, dir string) {
+// package directory dir (none are left in the memo directory).
+func checkNoTemporaries(t *testing.T, c *countingHasher, dir string) {
 	t.Helper()
-	left, err := filepath.Glob(memoPath(dir) + ".tmp*")
+	left, err := filepath.Glob(filepath.Join(c.memoDir, "*.tmp*"))
 	if err != nil || len(left) > 0 {
 		t.Errorf("temporary memo files left: %v %v", left, err)
 	}
@@ -228,7 +240,7 @@ func checkNoTemporaries(t *testing.T, dir string) {
 
 func TestMemoNoPath(t *testing.T) {
 	dir := memoPackage(t, t.TempDir())
-	var c countingHasher
+	c := newCountingHasher(t)
 	h := c.hasher(time.Hour)
 	for range 2 {
 		if _, err := h.H1(dir, ""); err != nil {
@@ -238,14 +250,14 @@ func TestMemoNoPath(t *testing.T) {
 	if got := c.count(); got != 2 {
 		t.Errorf("content hashed %d times, want 2", got)
 	}
-	if _, err := os.Stat(memoPath(dir)); err == nil {
+	if _, err := os.Stat(c.memoPath(dir)); err == nil {
 		t.Error("a memo was written although none was asked for")
 	}
 }
 
 // TestMemoSymlinkedPackage: a target package directory that links to the
-// plugin cache keeps its memo beside the link and fingerprints the
-// cache's files.
+// plugin cache shares the cache directory's memo (keyed by the real path)
+// and fingerprints the cache's files.
 func TestMemoSymlinkedPackage(t *testing.T) {
 	requireMemo(t)
 	cached := memoPackage(t, t.TempDir())
@@ -253,17 +265,17 @@ func TestMemoSymlinkedPackage(t *testing.T) {
 	if err := Link(cached, target); err != nil {
 		t.Fatal(err)
 	}
-	var c countingHasher
+	c := newCountingHasher(t)
 	h := c.hasher(time.Hour)
-	want, err := h.H1(target, memoPath(target))
+	want, err := h.H1(target, c.memoPath(target))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := h.H1(target, memoPath(target)); err != nil || got != want || c.count() != 1 {
+	if got, err := h.H1(target, c.memoPath(target)); err != nil || got != want || c.count() != 1 {
 		t.Errorf("second H1 = %s, %v after %d hashings; want %s after 1", got, err, c.count(), want)
 	}
-	if _, err := os.Stat(memoPath(cached)); err == nil {
-		t.Error("hashing through the link wrote a memo beside the cache directory")
+	if c.memoPath(cached) != c.memoPath(target) {
+		t.Errorf("the link's memo %s is not the cache directory's %s", c.memoPath(target), c.memoPath(cached))
 	}
 
 	path := filepath.Join(cached, "terraform-provider-foo_v1.0.0")
@@ -275,7 +287,7 @@ func TestMemoSymlinkedPackage(t *testing.T) {
 	if err := os.Chtimes(path, info.ModTime(), info.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-	changed, err := h.H1(target, memoPath(target))
+	changed, err := h.H1(target, c.memoPath(target))
 	if err != nil || changed == want || c.count() != 2 {
 		t.Errorf("after changing the cache: H1 = %s, %v after %d hashings; want a new hash after 2", changed, err, c.count())
 	}
@@ -299,18 +311,18 @@ func TestMemoErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, wantErr := hashes.HashDir(tt.dir)
-			var c countingHasher
-			_, err := c.hasher(time.Hour).H1(tt.dir, memoPath(tt.dir))
+			c := newCountingHasher(t)
+			_, err := c.hasher(time.Hour).H1(tt.dir, c.memoPath(tt.dir))
 			if wantErr == nil || err == nil {
 				t.Fatalf("H1 error = %v, HashDir error = %v; want both to fail", err, wantErr)
 			}
 			if diff := cmp.Diff(wantErr.Error(), err.Error()); diff != "" {
 				t.Errorf("error (-HashDir +H1):\n%s", diff)
 			}
-			if _, err := os.Stat(memoPath(tt.dir)); err == nil {
+			if _, err := os.Stat(c.memoPath(tt.dir)); err == nil {
 				t.Error("a memo was written")
 			}
-			checkNoTemporaries(t, tt.dir)
+			checkNoTemporaries(t, c, tt.dir)
 		})
 	}
 }

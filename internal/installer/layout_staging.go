@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/versions"
 )
 
 // Staging directories.
@@ -89,4 +92,27 @@ func globEscape(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// cleanStaleStaging removes the staging entries of a package directory
+// that installs killed before they cleaned up left behind (a kill right
+// after a package was moved into place leaves its download), when no live
+// process holds the package's lock: a lock holder owns the staging entries
+// there. It never waits and ignores every failure. Paths that install
+// without taking the package's lock (reusing a cached or installed
+// package) call it, so leftovers do not outlive the next run.
+func (d Dir) cleanStaleStaging(p addrs.Provider, v versions.Version, pl addrs.Platform) {
+	dir := d.PackageDir(p, v, pl)
+	matches, err := filepath.Glob(filepath.Join(filepath.Dir(dir), globEscape(stagingPrefix(dir))+"*"))
+	if err != nil || len(matches) == 0 {
+		return
+	}
+	lk, err := openFileLock(d.LockFile(p, v, pl))
+	if err != nil {
+		return
+	}
+	defer lk.release()
+	if ok, err := lk.tryLock(); err == nil && ok {
+		_ = removeStaleStaging(dir)
+	}
 }

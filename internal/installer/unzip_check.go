@@ -92,6 +92,11 @@ func planEntries(files []*zip.File, archive string, opts ExtractOptions) ([]plan
 		if err != nil {
 			return nil, err
 		}
+		// Compared before adding, so that sizes summing past 2^64 cannot
+		// wrap around to a small total.
+		if f.UncompressedSize64 > uint64(opts.MaxBytes)-declared {
+			return nil, &ArchiveError{Problem: ProblemTooLarge, Archive: archive, Limit: opts.MaxBytes}
+		}
 		declared += f.UncompressedSize64
 		if declared > uint64(opts.MaxBytes) {
 			return nil, &ArchiveError{Problem: ProblemTooLarge, Archive: archive, Limit: opts.MaxBytes}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"slices"
@@ -133,7 +132,7 @@ func (w *entryWriter) hashFile(e plannedEntry) ([32]byte, error) {
 	defer rc.Close()
 	w.sha.Reset()
 	src := &budgetReader{r: rc, ctx: w.ctx, left: &w.budget, limit: w.limit, archive: w.archive}
-	if _, err := io.CopyBuffer(w.sha, src, w.buf); err != nil {
+	if err := w.copy(w.sha, src, e); err != nil {
 		return digest, err
 	}
 	w.sha.Sum(digest[:0])

@@ -73,7 +73,7 @@ func (w *entryWriter) writeFile(e plannedEntry, target string) ([sha256.Size]byt
 	}
 	w.sha.Reset()
 	src := &budgetReader{r: rc, ctx: w.ctx, left: &w.budget, limit: w.limit, archive: w.archive}
-	_, err = io.CopyBuffer(io.MultiWriter(out, w.sha), src, w.buf)
+	err = w.copy(io.MultiWriter(out, w.sha), src, e)
 	if err == nil {
 		err = out.Chmod(e.file.Mode().Perm())
 	}
@@ -117,3 +117,15 @@ type h1Summary map[string][sha256.Size]byte
 
 // hash returns the "h1:" hash of the files.
 func (s h1Summary) hash() (hashes.Hash, error) { return hashes.H1FromDigests(s) }
+
+// copy copies an entry's content from src to dst: pipelined for large
+// entries (unzip_pipe.go), through w.buf otherwise.
+func (w *entryWriter) copy(dst io.Writer, src io.Reader, e plannedEntry) error {
+	var err error
+	if e.file.UncompressedSize64 >= pipelineMin {
+		_, err = copyPipelined(dst, src)
+	} else {
+		_, err = io.CopyBuffer(dst, src, w.buf)
+	}
+	return err
+}

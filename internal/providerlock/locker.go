@@ -61,6 +61,9 @@ const (
 	FromCache
 	// FromRegistry: the registry's signed metadata gave its hashes.
 	FromRegistry
+	// FromLock: the old lock entry already held the package's hashes
+	// (package_fromlock.go).
+	FromLock
 )
 
 // PackageResult is the outcome for one provider on one platform.
@@ -140,7 +143,7 @@ func (l *Locker) Collect(ctx context.Context, reqs Requirements, old *lockfile.L
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				r := l.resultFor(ctx, sem, p, chosen[j], pl)
+				r := l.resultFor(ctx, sem, p, chosen[j], pl, old.Provider(p))
 				results[i][j] = r
 				out.deliver(i, j, r)
 			}()
@@ -151,12 +154,15 @@ func (l *Locker) Collect(ctx context.Context, reqs Requirements, old *lockfile.L
 }
 
 // resultFor is one provider on one platform, its version already chosen.
-func (l *Locker) resultFor(ctx context.Context, sem chan struct{}, p addrs.Provider, c choice, pl addrs.Platform) PackageResult {
+func (l *Locker) resultFor(ctx context.Context, sem chan struct{}, p addrs.Provider, c choice, pl addrs.Platform, lock *lockfile.ProviderLock) PackageResult {
 	r := PackageResult{Provider: p, Version: c.version, Platform: pl, Err: c.err}
 	if c.err != nil {
 		return r
 	}
-	o := l.obtain(ctx, sem, p, c.version, pl)
+	if lock != nil && lock.Version() != c.version {
+		lock = nil
+	}
+	o := l.obtain(ctx, sem, p, c.version, pl, lock)
 	r.Fetched, r.Auth, r.Via, r.Err = o.fetched, o.auth, o.via, o.err
 	if o.err == nil {
 		r.Hashes = l.recorded(p, o.dirH1, o.auth)
@@ -168,7 +174,10 @@ func (l *Locker) resultFor(ctx context.Context, sem chan struct{}, p addrs.Provi
 // the directory's h1:, what was verified locally, and what was signed or,
 // unless signing is enforced for p, reported by the registry or mirror.
 func (l *Locker) recorded(p addrs.Provider, dirH1 hashes.Hash, auth *registry.AuthResult) []hashes.Hash {
-	all := []hashes.Hash{dirH1}
+	var all []hashes.Hash
+	if dirH1 != "" { // "": taken from the old lock entry (FromLock)
+		all = append(all, dirH1)
+	}
 	all = append(all, auth.Where(func(d registry.Disposition) bool { return d.VerifiedLocally })...)
 	if p.Hostname != addrs.DefaultProviderRegistryHost || l.getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true" {
 		all = append(all, auth.Where(func(d registry.Disposition) bool { return len(d.SignedByKeyIDs) > 0 })...)

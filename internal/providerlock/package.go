@@ -10,6 +10,7 @@ import (
 	"github.com/tfdeps/tfdeps/internal/installer"
 	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/internal/sources"
+	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/versions"
 )
 
@@ -18,6 +19,9 @@ type packageKey struct {
 	provider addrs.Provider
 	version  string // canonical, metadata included
 	platform addrs.Platform
+	// lock is the old lock entry's hashes (same version), which may spare
+	// the download: packages are shared only between equal entries.
+	lock string
 }
 
 // packageJob obtains one package once, however many Collect calls ask.
@@ -37,8 +41,13 @@ type obtained struct {
 
 // obtain returns the package's outcome, computing it at most once per
 // Locker. sem bounds the packages worked on at once.
-func (l *Locker) obtain(ctx context.Context, sem chan struct{}, p addrs.Provider, v versions.Version, pl addrs.Platform) obtained {
+func (l *Locker) obtain(ctx context.Context, sem chan struct{}, p addrs.Provider, v versions.Version, pl addrs.Platform, lock *lockfile.ProviderLock) obtained {
 	key := packageKey{provider: p, version: v.String(), platform: pl}
+	if lock != nil {
+		for _, h := range lock.Hashes() {
+			key.lock += string(h) + " "
+		}
+	}
 	l.mu.Lock()
 	if l.jobs == nil {
 		l.jobs = map[packageKey]*packageJob{}
@@ -59,7 +68,7 @@ func (l *Locker) obtain(ctx context.Context, sem chan struct{}, p addrs.Provider
 	}
 	select {
 	case sem <- struct{}{}:
-		job.out = l.fetch(ctx, p, v, pl)
+		job.out = l.fetch(ctx, p, v, pl, lock)
 		<-sem
 	case <-ctx.Done():
 		job.out = obtained{err: ctx.Err()}
@@ -70,17 +79,17 @@ func (l *Locker) obtain(ctx context.Context, sem chan struct{}, p addrs.Provider
 
 // fetch finds the package and obtains its hashes the cheapest way that
 // gives OpenTofu's result.
-func (l *Locker) fetch(ctx context.Context, p addrs.Provider, v versions.Version, pl addrs.Platform) obtained {
+func (l *Locker) fetch(ctx context.Context, p addrs.Provider, v versions.Version, pl addrs.Platform, lock *lockfile.ProviderLock) obtained {
 	meta, err := l.Source.PackageMeta(ctx, p, v, pl)
 	if err != nil {
 		return obtained{err: err}
 	}
-	o := l.fetchPackage(ctx, meta)
+	o := l.fetchPackage(ctx, meta, lock)
 	o.fetched = true
 	return o
 }
 
-func (l *Locker) fetchPackage(ctx context.Context, meta sources.PackageMeta) obtained {
+func (l *Locker) fetchPackage(ctx context.Context, meta sources.PackageMeta, lock *lockfile.ProviderLock) obtained {
 	switch loc := meta.Location.(type) {
 	case sources.LocalDir:
 		h1, err := hashLocalDir(meta.Provider, string(loc))
@@ -93,6 +102,9 @@ func (l *Locker) fetchPackage(ctx context.Context, meta sources.PackageMeta) obt
 				return o
 			}
 			if o, ok := l.fromRegistryMetadata(meta); ok {
+				return o
+			}
+			if o, ok := l.fromLock(meta, lock); ok {
 				return o
 			}
 		}

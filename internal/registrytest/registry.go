@@ -61,12 +61,15 @@ func (s *Server) Package(ns, typ, version, platform string) (PackageInfo, error)
 	if ok {
 		return info, nil
 	}
-	info, err := computePackage(id, v.Size)
+	info, deflated, err := computePackage(id, v.Size, v.Deflate)
 	if err != nil {
 		return PackageInfo{}, err
 	}
 	s.mu.Lock()
 	s.packages[id] = info
+	if deflated != nil {
+		s.deflated[id] = deflated
+	}
 	s.mu.Unlock()
 	return info, nil
 }
@@ -237,6 +240,12 @@ func (s *Server) serveArchive(w http.ResponseWriter, r *http.Request, rt route, 
 	s.writeBody(w, r, f, "application/zip", info.Size, func(out io.Writer) error {
 		if f != nil && f.Kind == Tamper {
 			out = &tamperWriter{w: out, at: info.Size / 2}
+		}
+		s.mu.Lock()
+		deflated := s.deflated[id]
+		s.mu.Unlock()
+		if deflated != nil {
+			return writeDeflatedZip(out, id, deflated)
 		}
 		_, err := writeZip(out, id, v.Size)
 		return err

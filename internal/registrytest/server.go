@@ -48,6 +48,9 @@ type Version struct {
 	// Size is the size in bytes of the executable inside each zip; small
 	// when zero.
 	Size int64
+	// Deflate compresses the executable (content that shrinks about 3:1)
+	// instead of storing it (incompressible content).
+	Deflate bool
 }
 
 // DefaultPlatforms returns the platforms of a Version that names none.
@@ -64,6 +67,7 @@ type Server struct {
 
 	mu        sync.Mutex
 	packages  map[packageID]PackageInfo
+	deflated  map[packageID]*deflatedPieces // Version.Deflate packages
 	requests  []Request
 	faults    map[Endpoint][]*Fault
 	overrides map[string]http.HandlerFunc
@@ -100,6 +104,7 @@ func Start(opts Options) (*Server, error) {
 		ca:        ca,
 		closing:   make(chan struct{}),
 		packages:  map[packageID]PackageInfo{},
+		deflated:  map[packageID]*deflatedPieces{},
 		faults:    map[Endpoint][]*Fault{},
 		overrides: map[string]http.HandlerFunc{},
 	}

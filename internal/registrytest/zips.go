@@ -117,12 +117,21 @@ func writeZip(w io.Writer, id packageID, size int64) ([]byte, error) {
 
 // computePackage generates the archive once into hashers to learn its size,
 // checksum and h1 hash.
-func computePackage(id packageID, size int64) (PackageInfo, error) {
+func computePackage(id packageID, size int64, deflate bool) (PackageInfo, *deflatedPieces, error) {
 	zh := sha256.New()
 	cw := &countWriter{w: zh}
-	contentSum, err := writeZip(cw, id, size)
+	var d *deflatedPieces
+	var contentSum []byte
+	var err error
+	if deflate {
+		if d, contentSum, err = newDeflatedPieces(id, size); err == nil {
+			err = writeDeflatedZip(cw, id, d)
+		}
+	} else {
+		contentSum, err = writeZip(cw, id, size)
+	}
 	if err != nil {
-		return PackageInfo{}, err
+		return PackageInfo{}, nil, err
 	}
 	summary := fmt.Sprintf("%x  %s\n", contentSum, id.binaryName())
 	h1 := sha256.Sum256([]byte(summary))
@@ -131,7 +140,7 @@ func computePackage(id packageID, size int64) (PackageInfo, error) {
 		Size:     cw.n,
 		SHA256:   hex.EncodeToString(zh.Sum(nil)),
 		H1:       "h1:" + base64.StdEncoding.EncodeToString(h1[:]),
-	}, nil
+	}, d, nil
 }
 
 type countWriter struct {

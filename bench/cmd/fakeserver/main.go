@@ -24,19 +24,20 @@ func main() {
 	mb := flag.Int64("mb", 50, "size of each provider's executable in MB")
 	platforms := flag.String("platforms", "linux_amd64,linux_arm64,darwin_arm64,windows_amd64", "comma-separated platforms")
 	noPackages := flag.Bool("nopackages", false, "leave the packages map out of package metadata")
+	deflate := flag.Bool("deflate", false, "deflate the executables (content compressing about 3:1, like real providers) instead of storing them")
 	flag.Parse()
-	if err := run(*dir, *n, *mb, strings.Split(*platforms, ","), *noPackages); err != nil {
+	if err := run(*dir, *n, *mb, strings.Split(*platforms, ","), *noPackages, *deflate); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-func run(dir string, n int, mb int64, platforms []string, noPackages bool) error {
+func run(dir string, n int, mb int64, platforms []string, noPackages, deflate bool) error {
 	var providers []registrytest.Provider
 	for i := 1; i <= n; i++ {
 		providers = append(providers, registrytest.Provider{
 			Namespace: "bench", Type: fmt.Sprintf("p%02d", i),
-			Versions: []registrytest.Version{{Version: "1.0.0", Platforms: platforms, Size: mb << 20}},
+			Versions: []registrytest.Version{{Version: "1.0.0", Platforms: platforms, Size: mb << 20, Deflate: deflate}},
 		})
 	}
 	opts := registrytest.Options{Providers: providers, NoPackagesMap: noPackages}
