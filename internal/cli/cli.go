@@ -61,6 +61,9 @@ type Meta struct {
 	// LaunchDir is the directory tfdeps was started in, before any -chdir
 	// ("" when unknown). OpenTofu looks for terraform.d/plugins there.
 	LaunchDir string
+	// Color is OpenTofu's default coloured output (even when piped);
+	// -no-color, accepted by every command, turns it off.
+	Color bool
 }
 
 type command struct {
@@ -136,7 +139,30 @@ func Main(env Env) int {
 		fmt.Fprintf(env.Stderr, "tfdeps has no command named %q.\n\nTo see all of tfdeps' commands, run:\n  tfdeps -help\n\n", args[0])
 		return 1
 	}
+	m.Color, rest = parseViewArgs(rest)
 	return cmd.run(m, rest)
+}
+
+// parseViewArgs removes the output options OpenTofu accepts on every
+// command wherever they appear (-no-color, -compact-warnings,
+// -consolidate-warnings[=BOOL], -consolidate-errors[=BOOL], -concise,
+// -deprecation=module:LEVEL) and reports whether colour stays on.
+func parseViewArgs(args []string) (bool, []string) {
+	color := true
+	var rest []string
+	for _, a := range args {
+		switch {
+		case a == "-no-color":
+			color = false
+		case a == "-compact-warnings", a == "-concise",
+			a == "-consolidate-warnings", a == "-consolidate-warnings=true", a == "-consolidate-warnings=false",
+			a == "-consolidate-errors", a == "-consolidate-errors=true", a == "-consolidate-errors=false",
+			strings.HasPrefix(a, "-deprecation=module:"):
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return color, rest
 }
 
 // resolveCommand finds the longest command name at the start of args.

@@ -38,19 +38,13 @@ func newLiveView(m *Meta) *liveView {
 	return &liveView{plainView: plainView{m: m}, now: time.Now, downloads: map[string]*liveDownload{}}
 }
 
-// boldKinds are the events whose text is a heading.
-var boldKinds = map[string]bool{"init_providers": true}
 
 func (v *liveView) Event(kind, provider, version, text string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.clearStatus()
 	delete(v.downloads, provider+" v"+version)
-	if boldKinds[kind] {
-		lead := len(text) - len(strings.TrimLeft(text, "\n"))
-		text = text[:lead] + ansiBold + text[lead:] + ansiReset
-	}
-	fmt.Fprintln(v.m.Stdout, text)
+	v.plainView.Event(kind, provider, version, text)
 	v.drawStatus()
 }
 
@@ -72,11 +66,6 @@ func (v *liveView) Message(kind, text string, toStderr bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.clearStatus()
-	if kind == "init_success" {
-		lead := len(text) - len(strings.TrimLeft(text, "\n"))
-		body := strings.TrimRight(text[lead:], "\n")
-		text = text[:lead] + ansiBoldGreen + body + ansiReset + text[lead+len(body):]
-	}
 	v.plainView.Message(kind, text, toStderr)
 }
 

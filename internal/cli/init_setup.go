@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -140,4 +141,21 @@ func pluginDirsForSource(values []string) []string {
 func workingDirIsEmpty() bool {
 	files, diags := config.DiscoverFiles(config.OSFileSystem{}, ".", "")
 	return !diags.HasErrors() && files.Empty()
+}
+
+// backendHeader prints OpenTofu's "Initializing the backend..." line: tofu
+// prints it (for the local backend, which needs nothing more) once the
+// root module has loaded, unless -backend=false. diags are the
+// configuration's: an error in a root module file (or without a source)
+// means tofu stopped before the backend.
+func (r *initRun) backendHeader(diags hcl.Diagnostics) {
+	if !r.opts.backend {
+		return
+	}
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && (d.Subject == nil || !strings.Contains(d.Subject.Filename, "/")) {
+			return
+		}
+	}
+	r.view.Event("init_backend", "", "", initBackendText)
 }

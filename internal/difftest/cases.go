@@ -14,7 +14,7 @@ import (
 
 // Step lists shared by several case families.
 var (
-	providersSteps = []step{{"providers", "-no-color"}, {"providers"}, {"providers", "-json"}}
+	providersSteps = []step{{"providers", "-no-color"}, {"providers"}}
 	initSteps      = []step{{"init", "-no-color"}, {"init", "-no-color"}, {"init"}, {"init", "-json"}}
 )
 
@@ -171,7 +171,7 @@ func edgeCases(fake, warnFake *fakeRegistry) []testCase {
 	broken := map[string]string{"main.tf": "terraform {\n  required_providers {\n    null = {\n      source = \"hashicorp/null\"\n\n\n    }\n  }\n\nresource \"null_resource\" \"x\" {\n"}
 	return []testCase{
 		{name: "edge/empty-dir", files: map[string]string{}, steps: []step{
-			{"init"}, {"init", "-no-color"}, {"init", "-json"}, {"providers"}, {"providers", "-no-color"}, {"providers", "-json"},
+			{"init"}, {"init", "-no-color"}, {"init", "-json"}, {"providers"}, {"providers", "-no-color"},
 		}},
 		{name: "edge/arguments", files: map[string]string{"main.tf": nullConfig}, steps: []step{
 			{"init", "foo"}, {"init", "-no-color", "foo"}, {"providers", "foo"}, {"providers", "-no-color", "foo"},

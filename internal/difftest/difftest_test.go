@@ -15,12 +15,6 @@ import (
 	"github.com/tfdeps/tfdeps/internal/registrytest"
 )
 
-// fakeRegistry is a fake registry both programs are pointed at.
-type fakeRegistry struct {
-	caFile    string
-	cliConfig string
-}
-
 // TestDifferential compares tofu and tfdeps on every case; see the package
 // documentation.
 func TestDifferential(t *testing.T) {

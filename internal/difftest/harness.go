@@ -16,6 +16,12 @@ import (
 	"time"
 )
 
+// fakeRegistry is a fake registry both programs are pointed at.
+type fakeRegistry struct {
+	caFile    string
+	cliConfig string
+}
+
 // step is one command of a case: the arguments after the program name.
 type step []string
 
@@ -146,11 +152,17 @@ func runCase(ctx context.Context, p program, c testCase, base string) ([]result,
 	return out, nil
 }
 
-var timestampRE = regexp.MustCompile(`"@timestamp":"[^"]*"`)
+var (
+	timestampRE = regexp.MustCompile(`"@timestamp":"[^"]*"`)
+	// tfdepsKeyRE is tfdeps' additional key on JSON lines.
+	tfdepsKeyRE = regexp.MustCompile(`,"tfdeps":\{[^{}]*\}`)
+)
 
-// normalize replaces what legitimately differs between two runs: JSON
-// timestamps.
+// normalize replaces what legitimately differs between two runs (JSON
+// timestamps) and removes tfdeps' documented additions to OpenTofu's JSON
+// lines (the "tfdeps" key).
 func normalize(s, work, home string) string {
+	s = tfdepsKeyRE.ReplaceAllString(s, "")
 	return timestampRE.ReplaceAllString(s, `"@timestamp":"T"`)
 }
 
