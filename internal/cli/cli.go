@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+
+	"github.com/hashicorp/hcl/v2"
 )
 
 // Version is the tfdeps release, set at build time with -ldflags.
@@ -222,9 +224,28 @@ func parseFlags(m *Meta, fs *flag.FlagSet, args []string) (int, bool) {
 		usage()
 		return 0, false
 	}
-	fmt.Fprintf(m.Stderr, "\nError: Failed to parse command-line flags\n\n%s\n\n", err)
-	fmt.Fprintf(m.Stderr, "For more help on using this command, run:\n  tfdeps %s -help\n", fs.Name())
+	// As OpenTofu: the diagnostic, then the command's help on stdout.
+	p := newDiagPrinter(m, nil)
+	p.extraNewline = true
+	p.Print(hcl.Diagnostics{errorDiag("Failed to parse command-line flags", err.Error())})
+	usage()
 	return 1, false
+}
+
+// usageError prints d as OpenTofu prints argument errors, then the
+// command's help on stdout, and returns exit code 1.
+func usageError(m *Meta, fs *flag.FlagSet, d *hcl.Diagnostic) int {
+	p := newDiagPrinter(m, nil)
+	p.extraNewline = true
+	p.Print(hcl.Diagnostics{d})
+	fs.Usage()
+	return 1
+}
+
+// unexpectedArgumentDiag is OpenTofu's error for positional arguments to
+// commands that take none (init, providers).
+func unexpectedArgumentDiag() *hcl.Diagnostic {
+	return errorDiag("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")
 }
 
 // userAgent is the product part of the User-Agent header: tfdeps/VERSION,

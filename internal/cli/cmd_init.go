@@ -79,6 +79,9 @@ func runInit(m *Meta, args []string) int {
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}
+	if fs.NArg() > 0 {
+		return usageError(m, fs, unexpectedArgumentDiag())
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	return (&initRun{m: m, opts: o}).run(ctx)
