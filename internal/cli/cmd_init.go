@@ -125,6 +125,7 @@ func (r *initRun) run(ctx context.Context) int {
 		statePath = defaultStatePath(m)
 	}
 	reqs, diags := loadRequirements(m, r.opts.testsDir, statePath)
+	diags = withRootWarningsAgain(m, r.opts.testsDir, diags)
 	r.backendHeader(diags)
 	if diags.HasErrors() {
 		r.view.Message("config_errors", initConfigErrorText, true)
@@ -157,7 +158,7 @@ func (r *initRun) run(ctx context.Context) int {
 	src, srcDiags := sources.Build(sources.BuildOptions{
 		Config: cfg, CLI: cliOpts, Registry: client, Getenv: m.Getenv, PluginDirs: pluginDirsForSource(r.opts.pluginDirs),
 	})
-	printProblems(m, sources.ProblemsHeader, sources.ProblemsFooter, srcDiags)
+	_ = srcDiags // printed by loadCLIConfig, before the command, as tofu does
 	if r.opts.upgrade && r.opts.lockfile == "readonly" {
 		// tofu prints the conflict, then the warnings gathered so far.
 		r.view.Message("upgrade_conflict", initUpgradeConflict, true)

@@ -63,6 +63,7 @@ func runProviders(m *Meta, args []string) int {
 	if fs.NArg() > 0 {
 		return usageError(m, fs, unexpectedArgumentDiag())
 	}
+	loadCLIConfig(m, m.cliConfigOptions())
 	if workingDirIsEmpty() {
 		dir, _ := m.Getwd()
 		if abs, err := filepath.Abs(dir); err == nil {
@@ -82,6 +83,7 @@ func runProviders(m *Meta, args []string) int {
 		StateFile: opts.statePath,
 	})
 	if !diags.HasErrors() {
+		diags = withRootWarningsAgain(m, opts.testsDir, diags)
 		diags = append(diags, backendDiags(res.Tree)...)
 	}
 	if opts.json {

@@ -42,7 +42,9 @@ func (p *diagPrinter) Print(diags hcl.Diagnostics) {
 			w = p.stderr
 		}
 		io.WriteString(w, p.render(d))
-		if p.extraNewline {
+		// A coloured diagnostic is always followed by an empty line; a
+		// plain one only in commands that ask for it.
+		if p.extraNewline && !p.color {
 			io.WriteString(w, "\n")
 		}
 	}

@@ -144,7 +144,7 @@ func runCase(ctx context.Context, p program, c testCase, base string) ([]result,
 		}
 		out = append(out, result{
 			code:   code,
-			stdout: normalize(stdout.String(), work, home),
+			stdout: sortProgress(normalize(stdout.String(), work, home)),
 			stderr: normalize(stderr.String(), work, home),
 			files:  files,
 		})
@@ -157,6 +157,29 @@ var (
 	// tfdepsKeyRE is tfdeps' additional key on JSON lines.
 	tfdepsKeyRE = regexp.MustCompile(`,"tfdeps":\{[^{}]*\}`)
 )
+
+var progressJSONRE = regexp.MustCompile(`^\{"@level":"[a-z]+","@message":"(Finding|Installing|Installed|Reusing|Using|Detected|Waiting|[^"]* is built in to OpenTofu)`)
+
+// sortProgress sorts each run of consecutive per-provider progress lines
+// ("- " lines, or their JSON form): tofu prints them in the order of a Go
+// map, which varies between runs, while tfdeps has one fixed order.
+func sortProgress(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	isProgress := func(l string) bool { return strings.HasPrefix(l, "- ") || progressJSONRE.MatchString(l) }
+	for i := 0; i < len(lines); {
+		if !isProgress(lines[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(lines) && isProgress(lines[j]) {
+			j++
+		}
+		sort.Strings(lines[i:j])
+		i = j
+	}
+	return strings.Join(lines, "")
+}
 
 // normalize replaces what legitimately differs between two runs (JSON
 // timestamps) and removes tfdeps' documented additions to OpenTofu's JSON
