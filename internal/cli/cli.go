@@ -141,8 +141,20 @@ func Main(env Env) int {
 		fmt.Fprintf(env.Stderr, "tfdeps has no command named %q.\n\nTo see all of tfdeps' commands, run:\n  tfdeps -help\n\n", args[0])
 		return 1
 	}
+	rest = envArgs(env.Getenv("TF_CLI_ARGS_"+strings.ReplaceAll(name, " ", "_")), rest)
+	rest = envArgs(env.Getenv("TF_CLI_ARGS"), rest)
 	m.Color, rest = parseViewArgs(rest)
 	return cmd.run(m, rest)
+}
+
+// envArgs puts the arguments of an OpenTofu TF_CLI_ARGS variable (value
+// v, split at spaces) before the command's own arguments.
+func envArgs(v string, args []string) []string {
+	extra := strings.Fields(v)
+	if len(extra) == 0 {
+		return args
+	}
+	return append(extra, args...)
 }
 
 // parseViewArgs removes the output options OpenTofu accepts on every

@@ -83,7 +83,12 @@ func runProviders(m *Meta, args []string) int {
 		StateFile: opts.statePath,
 	})
 	if !diags.HasErrors() {
-		diags = withRootWarningsAgain(m, opts.testsDir, diags)
+		// tofu loads the root module a second time (without test files)
+		// for its encryption settings; the JSON output is tfdeps' own and
+		// shows each warning once.
+		if !opts.json {
+			diags = withRootWarningsAgain(m, "", diags)
+		}
 		diags = append(diags, backendDiags(res.Tree)...)
 	}
 	if opts.json {

@@ -112,12 +112,13 @@ func (e *initEvents) queryFailure(p addrs.Provider, err error) {
 	if isCanceled(err) {
 		return
 	}
-	for _, d := range queryFailureDiags(p, err, e.suggest.suggestion) {
-		e.addDiag(d)
-	}
+	// OpenTofu adds the inferred-provider warning before the error.
 	var unknown *registry.ProviderUnknownError
 	if errors.As(err, &unknown) {
 		e.addDiag(e.suggest.inferredDiag(p))
+	}
+	for _, d := range queryFailureDiags(p, err, e.suggest.suggestion) {
+		e.addDiag(d)
 	}
 }
 

@@ -8,13 +8,8 @@ import (
 	"time"
 )
 
-// ANSI sequences of the live view.
-const (
-	ansiBold      = "\x1b[1m"
-	ansiBoldGreen = "\x1b[1;32m"
-	ansiReset     = "\x1b[0m"
-	ansiClearLine = "\r\x1b[K"
-)
+// ansiClearLine returns to the start of the line and clears it.
+const ansiClearLine = "\r\x1b[K"
 
 // liveView is the terminal view: OpenTofu's lines (headings in bold) with
 // a status line below them showing the downloads in progress, their bytes

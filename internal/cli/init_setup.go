@@ -170,7 +170,7 @@ func (r *initRun) backendHeader(diags hcl.Diagnostics) {
 // warnings added once more, as tofu init and tofu providers show them:
 // both load the root module on its own before (init) or after
 // (providers, for its encryption settings) the whole tree, and report the
-// warnings of both loads. Nothing is added when diags has errors in root
+// warnings of both loads. testsDir is "" for no test files. Nothing is added when diags has errors in root
 // module files, where tofu stops after the first load.
 func withRootWarningsAgain(m *Meta, testsDir string, diags hcl.Diagnostics) hcl.Diagnostics {
 	for _, d := range diags {

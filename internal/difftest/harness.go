@@ -144,8 +144,8 @@ func runCase(ctx context.Context, p program, c testCase, base string) ([]result,
 		}
 		out = append(out, result{
 			code:   code,
-			stdout: sortProgress(normalize(stdout.String(), work, home)),
-			stderr: normalize(stderr.String(), work, home),
+			stdout: sortSameSummaryRuns(sortProgress(normalize(stdout.String(), work, home))),
+			stderr: sortSameSummaryRuns(normalize(stderr.String(), work, home)),
 			files:  files,
 		})
 	}
@@ -179,6 +179,64 @@ func sortProgress(s string) string {
 		i = j
 	}
 	return strings.Join(lines, "")
+}
+
+var blockStartRE = regexp.MustCompile(`(?m)^(\x1b\[3[13]m╷|\n?(Error|Warning): )`)
+
+// sortSameSummaryRuns sorts each run of consecutive diagnostics sharing a
+// summary line (human or JSON): tofu reports per-provider installation
+// failures in the order its goroutines finish.
+func sortSameSummaryRuns(s string) string {
+	if strings.HasPrefix(s, "{") {
+		lines := strings.SplitAfter(s, "\n")
+		key := func(l string) string {
+			if i := strings.Index(l, `","@module"`); i > 0 && strings.Contains(l, `"type":"diagnostic"`) {
+				return l[:i]
+			}
+			return ""
+		}
+		sortRuns(lines, key)
+		return strings.Join(lines, "")
+	}
+	// Split into blocks, each starting at an "Error:"/"Warning:" line (or
+	// the coloured rule above it).
+	var blocks []string
+	idx := blockStartRE.FindAllStringIndex(s, -1)
+	prev := 0
+	for _, m := range idx {
+		start := m[0]
+		if start > prev {
+			blocks = append(blocks, s[prev:start])
+		}
+		prev = start
+	}
+	blocks = append(blocks, s[prev:])
+	key := func(b string) string {
+		for _, l := range strings.Split(b, "\n") {
+			if i := strings.Index(l, "Error: "); i >= 0 {
+				return l[i:]
+			}
+			if i := strings.Index(l, "Warning: "); i >= 0 {
+				return l[i:]
+			}
+		}
+		return ""
+	}
+	sortRuns(blocks, key)
+	return strings.Join(blocks, "")
+}
+
+// sortRuns sorts each run of consecutive items with the same non-empty key.
+func sortRuns(items []string, key func(string) string) {
+	for i := 0; i < len(items); {
+		k := key(items[i])
+		j := i + 1
+		for j < len(items) && k != "" && key(items[j]) == k {
+			j++
+		}
+		sort.Strings(items[i:j])
+		i = j
+	}
 }
 
 // normalize replaces what legitimately differs between two runs (JSON
