@@ -33,7 +33,6 @@ func newLiveView(m *Meta) *liveView {
 	return &liveView{plainView: plainView{m: m}, now: time.Now, downloads: map[string]*liveDownload{}}
 }
 
-
 func (v *liveView) Event(kind, provider, version, text string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()

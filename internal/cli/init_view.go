@@ -225,10 +225,10 @@ const (
 		"with the configuration, described below.\n\n" +
 		"The OpenTofu configuration must be valid before initialization so that\n" +
 		"OpenTofu can determine which modules and providers need to be installed."
-	initBackendText    = "\n[reset][bold]Initializing the backend..."
-	initProvidersText  = "\n[reset][bold]Initializing provider plugins..."
-	initSuccessText    = "[reset][bold][green]OpenTofu has been successfully initialized![reset][green]"
-	initNextStepsText  = "[reset][green]\nYou may now begin working with OpenTofu. Try running \"tofu plan\" to see\n" +
+	initBackendText   = "\n[reset][bold]Initializing the backend..."
+	initProvidersText = "\n[reset][bold]Initializing provider plugins..."
+	initSuccessText   = "[reset][bold][green]OpenTofu has been successfully initialized![reset][green]"
+	initNextStepsText = "[reset][green]\nYou may now begin working with OpenTofu. Try running \"tofu plan\" to see\n" +
 		"any changes that are required for your infrastructure. All OpenTofu commands\n" +
 		"should now work.\n\n" +
 		"If you ever set or change modules or backend configuration for OpenTofu,\n" +
