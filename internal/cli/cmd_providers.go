@@ -12,6 +12,8 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/installer"
+	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/requirements"
 	"github.com/tfdeps/tfdeps/versions"
 )
@@ -63,7 +65,7 @@ func runProviders(m *Meta, args []string) int {
 	if fs.NArg() > 0 {
 		return usageError(m, fs, unexpectedArgumentDiag())
 	}
-	loadCLIConfig(m, m.cliConfigOptions())
+	cliCfg := loadCLIConfig(m, m.cliConfigOptions())
 	if workingDirIsEmpty() {
 		dir, _ := m.Getwd()
 		if abs, err := filepath.Abs(dir); err == nil {
@@ -90,6 +92,9 @@ func runProviders(m *Meta, args []string) int {
 			diags = withRootWarningsAgain(m, "", diags)
 		}
 		diags = append(diags, backendDiags(res.Tree)...)
+		if !diags.HasErrors() {
+			diags = append(diags, installedPluginDiags(m, cliCfg.DevOverrides())...)
+		}
 	}
 	if opts.json {
 		return printProvidersJSON(m, res, diags)
@@ -168,6 +173,47 @@ func stateNotRead(kind string, rng hcl.Range) hcl.Diagnostics {
 		Detail:   fmt.Sprintf("This configuration keeps its state with the %s. tfdeps reads only local state files, so providers that only the state requires are not listed.", kind),
 		Subject:  rng.Ptr(),
 	}}
+}
+
+// installedPluginDiags is what tofu providers reports when it prepares
+// the providers the lock file selects: the lock file's errors folded into
+// one, or the selected packages missing from .terraform/providers for
+// this platform (dev overrides excepted).
+func installedPluginDiags(m *Meta, devOverrides map[addrs.Provider]string) hcl.Diagnostics {
+	locks, _, diags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
+	if diags.HasErrors() {
+		return hcl.Diagnostics{lockReadFailureDiag(diags)}
+	}
+	platform, err := addrs.ParsePlatform(m.Platform)
+	if err != nil {
+		return nil
+	}
+	base := filepath.Join(dataDir(m), "providers")
+	dir := installer.NewDir(base)
+	var missing []string
+	for _, lock := range locks.Providers() {
+		p := lock.Provider()
+		if _, ok := devOverrides[p]; ok {
+			continue
+		}
+		if _, ok := dir.Lookup(p, lock.Version(), platform); !ok {
+			missing = append(missing, fmt.Sprintf("\n  - %s: there is no package for %s %s cached in %s", p, p, lock.Version(), base))
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return hcl.Diagnostics{errorDiag("Required plugins are not installed", fmt.Sprintf(
+		"The installed provider plugins are not consistent with the packages selected in the dependency lock file:%s\n\n"+
+			"OpenTofu uses external plugins to integrate with a variety of different infrastructure services. %s",
+		strings.Join(missing, ""), pluginSuggestion(m)))}
+}
+
+func pluginSuggestion(m *Meta) string {
+	if m.Getenv("TF_IN_AUTOMATION") != "" {
+		return "You must install the required plugins before running OpenTofu operations."
+	}
+	return "To download the plugins required for this configuration, run:\n  tofu init"
 }
 
 // knownBackends are the backend types of OpenTofu 1.12.

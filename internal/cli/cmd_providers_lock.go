@@ -300,7 +300,8 @@ func (r *lockRun) events() *providerlock.Events {
 		Warning: func(line string) { fmt.Fprintln(out, line) },
 		Retrieved: func(p addrs.Provider, v versions.Version, pl addrs.Platform, auth *registry.AuthResult) {
 			if auth.Signed() {
-				fmt.Fprintf(out, "- Retrieved %s %s for %s (%s, key ID %s)\n", p.ForDisplay(), v, pl, auth.Summary(), strings.Join(auth.KeyIDs(), ", "))
+				keyID := fmt.Sprintf(colorize(", key ID [reset][bold]%s[reset]", r.m.Color), strings.Join(auth.KeyIDs(), ", "))
+				fmt.Fprintf(out, "- Retrieved %s %s for %s (%s%s)\n", p.ForDisplay(), v, pl, auth.Summary(), keyID)
 				return
 			}
 			fmt.Fprintf(out, "- Retrieved %s %s for %s (%s)\n", p.ForDisplay(), v, pl, auth.Summary())
