@@ -144,8 +144,8 @@ func runCase(ctx context.Context, p program, c testCase, base string) ([]result,
 		}
 		out = append(out, result{
 			code:   code,
-			stdout: sortSameSummaryRuns(sortProgress(normalize(stdout.String(), work, home))),
-			stderr: sortSameSummaryRuns(normalize(stderr.String(), work, home)),
+			stdout: sortProvidersTree(sortSameSummaryRuns(sortProgress(normalize(stdout.String(), work, home)))),
+			stderr: sortProvidersTree(sortSameSummaryRuns(normalize(stderr.String(), work, home))),
 			files:  files,
 		})
 	}
