@@ -135,10 +135,8 @@ func (r *initRun) run(ctx context.Context) int {
 	// tofu's local backend reads the lock file before provider
 	// installation and fails with one error (lockfile.md §3); lock file
 	// warnings are shown as they are.
-	locks, lockSrc, lockDiags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
-	if v, ok := r.view.(interface{ keepSource(*hcl.File, string) }); ok {
-		v.keepSource(lockSrc, lockFileName)
-	}
+	// (tofu shows no source for the lock file's warnings.)
+	locks, _, lockDiags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
 	if lockDiags.HasErrors() {
 		r.view.Diagnostics(append(diags, lockReadFailureDiag(lockDiags)))
 		return 1

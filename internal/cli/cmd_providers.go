@@ -67,13 +67,9 @@ func runProviders(m *Meta, args []string) int {
 	}
 	cliCfg := loadCLIConfig(m, m.cliConfigOptions())
 	if workingDirIsEmpty() {
-		dir, _ := m.Getwd()
-		if abs, err := filepath.Abs(dir); err == nil {
-			dir = abs
-		}
 		p := newDiagPrinter(m, nil)
 		p.extraNewline = true
-		p.Print(hcl.Diagnostics{errorDiag("No configuration files", fmt.Sprintf("The directory %s contains no OpenTofu configuration files.", dir))})
+		p.Print(hcl.Diagnostics{errorDiag("No configuration files", fmt.Sprintf("The directory %s contains no OpenTofu configuration files.", absWorkingDir(m)))})
 		return 1
 	}
 	if opts.statePath == "" {

@@ -217,8 +217,9 @@ func consolidateWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
 
 // snippetFiles are the parsed files diagnostics can show source snippets
 // from: those already parsed (known, e.g. the module tree's as the loader
-// read them) and, for a subject in any other file (a state file), that file
-// read and parsed now.
+// read them) and, for a subject in another configuration file, that file
+// read and parsed now. Like OpenTofu, other files (the lock file, a state
+// file) show "(source code not available)".
 func snippetFiles(diags hcl.Diagnostics, known map[string]*hcl.File) map[string]*hcl.File {
 	files := make(map[string]*hcl.File, len(known))
 	for name, f := range known {
@@ -226,7 +227,7 @@ func snippetFiles(diags hcl.Diagnostics, known map[string]*hcl.File) map[string]
 	}
 	parser := hclparse.NewParser()
 	for _, d := range diags {
-		if d.Subject == nil || files[d.Subject.Filename] != nil {
+		if d.Subject == nil || files[d.Subject.Filename] != nil || !isConfigFileName(d.Subject.Filename) {
 			continue
 		}
 		name := d.Subject.Filename
@@ -245,4 +246,15 @@ func snippetFiles(diags hcl.Diagnostics, known map[string]*hcl.File) map[string]
 		}
 	}
 	return files
+}
+
+// isConfigFileName reports whether name is a configuration or test file
+// OpenTofu's loader reads.
+func isConfigFileName(name string) bool {
+	for _, suffix := range []string{".tf", ".tf.json", ".tofu", ".tofu.json", ".tftest.hcl", ".tftest.json", ".tofutest.hcl", ".tofutest.json"} {
+		if strings.HasSuffix(name, suffix) {
+			return true
+		}
+	}
+	return false
 }

@@ -189,9 +189,12 @@ var blockStartRE = regexp.MustCompile(`(?m)^(\x1b\[3[13]m╷|\n?(Error|Warning):
 func sortSameSummaryRuns(s string) string {
 	if strings.HasPrefix(s, "{") {
 		lines := strings.SplitAfter(s, "\n")
+		// tofu's JSON view does not sort: diagnostics from installation
+		// come in the order its goroutines finish, so each run of
+		// consecutive diagnostic lines is compared as a set.
 		key := func(l string) string {
-			if i := strings.Index(l, `","@module"`); i > 0 && strings.Contains(l, `"type":"diagnostic"`) {
-				return l[:i]
+			if strings.Contains(l, `"type":"diagnostic"`) {
+				return "diagnostic"
 			}
 			return ""
 		}
