@@ -24,7 +24,9 @@ func sortProvidersTree(s string) string {
 		out = append(out, renderTree(parseTree(lines[i+1:j]), "")...)
 		i = j - 1
 	}
-	sortRunsOf(out, func(l string) bool { return strings.HasPrefix(l, "  - ") && strings.Contains(l, ": there is no package for ") })
+	sortRunsOf(out, func(l string) bool {
+		return strings.HasPrefix(l, "  - ") && strings.Contains(l, ": there is no package for ")
+	})
 	return strings.Join(out, "\n")
 }
 
