@@ -85,7 +85,7 @@ func runProviders(m *Meta, args []string) int {
 		// for its encryption settings; the JSON output is tfdeps' own and
 		// shows each warning once.
 		if !opts.json {
-			diags = withRootWarningsAgain(m, "", diags)
+			diags = withoutOwnWarnings(withRootWarningsAgain(m, "", diags))
 		}
 		diags = append(diags, backendDiags(res.Tree)...)
 		if !diags.HasErrors() {

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/mitchellh/go-wordwrap"
+
+	"github.com/tfdeps/tfdeps/requirements"
 )
 
 // diagPrinter renders diagnostics as OpenTofu does: errors to stderr,
@@ -257,4 +259,18 @@ func isConfigFileName(name string) bool {
 		}
 	}
 	return false
+}
+
+// withoutOwnWarnings drops tfdeps' own warnings, which OpenTofu does not
+// print, from the output of the commands that mirror OpenTofu's (init,
+// providers); tfdeps' own outputs (providers -json, config) keep them.
+func withoutOwnWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagWarning && d.Summary == requirements.SummaryPredecessorProvider {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }
