@@ -128,7 +128,9 @@ func (r *initRun) run(ctx context.Context) int {
 	diags = withRootWarningsAgain(m, r.opts.testsDir, diags)
 	r.backendHeader(diags)
 	if diags.HasErrors() {
-		r.view.Message("config_errors", initConfigErrorText, true)
+		if hasConfigErrors(diags) {
+			r.view.Message("config_errors", initConfigErrorText, true)
+		}
 		r.view.Diagnostics(diags)
 		return 1
 	}

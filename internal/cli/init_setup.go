@@ -159,7 +159,7 @@ func (r *initRun) backendHeader(diags hcl.Diagnostics) {
 		return
 	}
 	for _, d := range diags {
-		if d.Severity == hcl.DiagError && (d.Subject == nil || !strings.Contains(d.Subject.Filename, "/")) {
+		if d.Severity == hcl.DiagError && !isRequirementsError(d) && (d.Subject == nil || !strings.Contains(d.Subject.Filename, "/")) {
 			return
 		}
 	}
@@ -174,7 +174,7 @@ func (r *initRun) backendHeader(diags hcl.Diagnostics) {
 // module files, where tofu stops after the first load.
 func withRootWarningsAgain(m *Meta, testsDir string, diags hcl.Diagnostics) hcl.Diagnostics {
 	for _, d := range diags {
-		if d.Severity == hcl.DiagError && (d.Subject == nil || !strings.Contains(d.Subject.Filename, "/")) {
+		if d.Severity == hcl.DiagError && !isRequirementsError(d) && (d.Subject == nil || !strings.Contains(d.Subject.Filename, "/")) {
 			return diags
 		}
 	}
@@ -186,4 +186,23 @@ func withRootWarningsAgain(m *Meta, testsDir string, diags hcl.Diagnostics) hcl.
 		}
 	}
 	return append(again, diags...)
+}
+
+// isRequirementsError reports an error from collecting provider
+// requirements (a constraint string that decodes but does not parse):
+// tofu init finds those after loading the configuration, and prints them
+// without the configuration-error preamble.
+func isRequirementsError(d *hcl.Diagnostic) bool {
+	return d.Severity == hcl.DiagError && d.Summary == "Invalid version constraint" &&
+		strings.HasPrefix(d.Detail, "Incorrect version constraint syntax: ")
+}
+
+// hasConfigErrors reports errors other than requirements errors.
+func hasConfigErrors(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && !isRequirementsError(d) {
+			return true
+		}
+	}
+	return false
 }
