@@ -49,9 +49,16 @@ func fixtureCases(root string, fake *fakeRegistry) []testCase {
 // initRuns are the fixtures whose init output tofu varies between runs
 // beyond the orders the comparison ignores: the "Did you intend to use"
 // suggestion picks from a Go map.
-// and the processing order of required_providers entries (the text of
-// "Duplicate required provider") is a Go map's.
-var initRuns = map[string]int{"config/override-resource-provider": 8, "requirements/duplicate-local-names": 8}
+// the processing order of required_providers entries (the text of
+// "Duplicate required provider") is a Go map's, and so is the resource
+// named by "Automatically-inferred provider dependency" (the first of a
+// module's resources seen, in map order).
+var initRuns = map[string]int{
+	"config/override-resource-provider":  8,
+	"requirements/duplicate-local-names": 8,
+	"config/tofu-and-tf-files":           8,
+	"config/tofu-only-files":             8,
+}
 
 // lockCases puts each lock file of ../shared/conformance/lockfiles/read
 // beside a configuration requiring hashicorp/null and runs init and
