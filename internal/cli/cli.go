@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+
+	"github.com/hashicorp/hcl/v2"
 )
 
 // Version is the tfdeps release, set at build time with -ldflags.
@@ -61,6 +63,9 @@ type Meta struct {
 	// LaunchDir is the directory tfdeps was started in, before any -chdir
 	// ("" when unknown). OpenTofu looks for terraform.d/plugins there.
 	LaunchDir string
+	// Color is OpenTofu's default coloured output (even when piped);
+	// -no-color, accepted by every command, turns it off.
+	Color bool
 }
 
 type command struct {
@@ -136,7 +141,42 @@ func Main(env Env) int {
 		fmt.Fprintf(env.Stderr, "tfdeps has no command named %q.\n\nTo see all of tfdeps' commands, run:\n  tfdeps -help\n\n", args[0])
 		return 1
 	}
+	rest = envArgs(env.Getenv("TF_CLI_ARGS_"+strings.ReplaceAll(name, " ", "_")), rest)
+	rest = envArgs(env.Getenv("TF_CLI_ARGS"), rest)
+	m.Color, rest = parseViewArgs(rest)
 	return cmd.run(m, rest)
+}
+
+// envArgs puts the arguments of an OpenTofu TF_CLI_ARGS variable (value
+// v, split at spaces) before the command's own arguments.
+func envArgs(v string, args []string) []string {
+	extra := strings.Fields(v)
+	if len(extra) == 0 {
+		return args
+	}
+	return append(extra, args...)
+}
+
+// parseViewArgs removes the output options OpenTofu accepts on every
+// command wherever they appear (-no-color, -compact-warnings,
+// -consolidate-warnings[=BOOL], -consolidate-errors[=BOOL], -concise,
+// -deprecation=module:LEVEL) and reports whether colour stays on.
+func parseViewArgs(args []string) (bool, []string) {
+	color := true
+	var rest []string
+	for _, a := range args {
+		switch {
+		case a == "-no-color":
+			color = false
+		case a == "-compact-warnings", a == "-concise",
+			a == "-consolidate-warnings", a == "-consolidate-warnings=true", a == "-consolidate-warnings=false",
+			a == "-consolidate-errors", a == "-consolidate-errors=true", a == "-consolidate-errors=false",
+			strings.HasPrefix(a, "-deprecation=module:"):
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return color, rest
 }
 
 // resolveCommand finds the longest command name at the start of args.
@@ -196,9 +236,28 @@ func parseFlags(m *Meta, fs *flag.FlagSet, args []string) (int, bool) {
 		usage()
 		return 0, false
 	}
-	fmt.Fprintf(m.Stderr, "\nError: Failed to parse command-line flags\n\n%s\n\n", err)
-	fmt.Fprintf(m.Stderr, "For more help on using this command, run:\n  tfdeps %s -help\n", fs.Name())
+	// As OpenTofu: the diagnostic, then the command's help on stdout.
+	p := newDiagPrinter(m, nil)
+	p.extraNewline = true
+	p.Print(hcl.Diagnostics{errorDiag("Failed to parse command-line flags", err.Error())})
+	usage()
 	return 1, false
+}
+
+// usageError prints d as OpenTofu prints argument errors, then the
+// command's help on stdout, and returns exit code 1.
+func usageError(m *Meta, fs *flag.FlagSet, d *hcl.Diagnostic) int {
+	p := newDiagPrinter(m, nil)
+	p.extraNewline = true
+	p.Print(hcl.Diagnostics{d})
+	fs.Usage()
+	return 1
+}
+
+// unexpectedArgumentDiag is OpenTofu's error for positional arguments to
+// commands that take none (init, providers).
+func unexpectedArgumentDiag() *hcl.Diagnostic {
+	return errorDiag("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")
 }
 
 // userAgent is the product part of the User-Agent header: tfdeps/VERSION,

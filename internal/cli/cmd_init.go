@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"strings"
@@ -54,6 +53,7 @@ type initOptions struct {
 	statePath  string
 	json       bool
 	noColor    bool
+	backend    bool
 }
 
 type stringList []string
@@ -71,13 +71,16 @@ func runInit(m *Meta, args []string) int {
 	fs.StringVar(&o.testsDir, "test-directory", config.DefaultTestsDir, "")
 	fs.StringVar(&o.statePath, "state", "", "")
 	fs.BoolVar(&o.json, "json", false, "")
-	fs.BoolVar(&o.noColor, "no-color", false, "")
+	fs.BoolVar(&o.noColor, "no-color", !m.Color, "")
 	var ignored bool
 	fs.BoolVar(&ignored, "input", false, "")
-	fs.BoolVar(&ignored, "backend", true, "")
+	fs.BoolVar(&o.backend, "backend", true, "")
 	fs.BoolVar(&ignored, "get", true, "")
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(m, fs, unexpectedArgumentDiag())
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -119,7 +122,7 @@ func (r *initRun) run(ctx context.Context) int {
 		return 1
 	}
 	if workingDirIsEmpty() {
-		r.view.Message("init_empty", emptyDirText, false)
+		r.view.Message("init_empty", initEmptyText, false)
 		return 0
 	}
 	statePath := r.opts.statePath
@@ -127,18 +130,20 @@ func (r *initRun) run(ctx context.Context) int {
 		statePath = defaultStatePath(m)
 	}
 	reqs, diags := loadRequirements(m, r.opts.testsDir, statePath)
+	diags = withRootWarningsAgain(m, r.opts.testsDir, diags)
+	r.backendHeader(diags)
 	if diags.HasErrors() {
-		r.view.Message("config_errors", configErrorPreamble, true)
+		if hasConfigErrors(diags) {
+			r.view.Message("config_errors", initConfigErrorText, true)
+		}
 		r.view.Diagnostics(diags)
 		return 1
 	}
 	// tofu's local backend reads the lock file before provider
 	// installation and fails with one error (lockfile.md §3); lock file
 	// warnings are shown as they are.
-	locks, lockSrc, lockDiags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
-	if v, ok := r.view.(interface{ keepSource(*hcl.File, string) }); ok {
-		v.keepSource(lockSrc, lockFileName)
-	}
+	// (tofu shows no source for the lock file's warnings.)
+	locks, _, lockDiags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
 	if lockDiags.HasErrors() {
 		r.view.Diagnostics(append(diags, lockReadFailureDiag(lockDiags)))
 		return 1
@@ -158,10 +163,10 @@ func (r *initRun) run(ctx context.Context) int {
 	src, srcDiags := sources.Build(sources.BuildOptions{
 		Config: cfg, CLI: cliOpts, Registry: client, Getenv: m.Getenv, PluginDirs: pluginDirsForSource(r.opts.pluginDirs),
 	})
-	printProblems(m, sources.ProblemsHeader, sources.ProblemsFooter, srcDiags)
+	_ = srcDiags // printed by loadCLIConfig, before the command, as tofu does
 	if r.opts.upgrade && r.opts.lockfile == "readonly" {
 		// tofu prints the conflict, then the warnings gathered so far.
-		fmt.Fprintln(m.Stderr, "The -upgrade flag conflicts with -lockfile=readonly.")
+		r.view.Message("upgrade_conflict", initUpgradeConflict, true)
 		r.view.Diagnostics(diags)
 		return 1
 	}
@@ -185,7 +190,7 @@ func (r *initRun) install(ctx context.Context, in *installer.Installer, want ins
 	diags = append(diags, ev.diags...)
 	if ctx.Err() != nil {
 		r.view.Diagnostics(diags)
-		r.view.Message("interrupted", "Provider installation was canceled by an interrupt signal.\n", true)
+		r.view.Message("interrupted", initInterruptedText, true)
 		return 1
 	}
 	if err != nil {
@@ -211,21 +216,10 @@ func (r *initRun) install(ctx context.Context, in *installer.Installer, want ins
 
 // finish prints the warnings and the success text.
 func (r *initRun) finish(diags hcl.Diagnostics) {
-	r.view.Message("blank", "\n", false)
+	r.view.Message("blank", "", false)
 	r.view.Diagnostics(diags)
-	r.view.Message("init_success", "OpenTofu has been successfully initialized!\n", false)
+	r.view.Message("init_success", initSuccessText, false)
 	if r.m.Getenv("TF_IN_AUTOMATION") == "" {
-		r.view.Message("init_next_steps", nextStepsText, false)
+		r.view.Message("init_next_steps", initNextStepsText, false)
 	}
 }
-
-const emptyDirText = "OpenTofu initialized in an empty directory!\n\n" +
-	"The directory has no OpenTofu configuration files. You may begin working\n" +
-	"with OpenTofu immediately by creating OpenTofu configuration files.\n"
-
-const nextStepsText = "\nYou may now begin working with OpenTofu. Try running \"tofu plan\" to see\n" +
-	"any changes that are required for your infrastructure. All OpenTofu commands\n" +
-	"should now work.\n\n" +
-	"If you ever set or change modules or backend configuration for OpenTofu,\n" +
-	"rerun this command to reinitialize your working directory. If you forget, other\n" +
-	"commands will detect it and remind you to do so if necessary.\n"

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -34,8 +36,7 @@ func runLockVerify(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(m.Stderr, "\nError: Unexpected argument\n\nThe lock verify command expects no arguments, but got %q.\n\n", fs.Arg(0))
-		return 1
+		return usageError(m, fs, unexpectedArgumentDiag())
 	}
 	diags, tree, ok := verifyLock(m)
 	newDiagPrinter(m, snippetFiles(diags, treeFiles(tree))).Print(diags)
@@ -48,8 +49,13 @@ func runLockVerify(m *Meta, args []string) int {
 
 // verifyLock loads the configuration's requirements (configuration only,
 // no state, as OpenTofu's check does) and the lock file and checks them
-// against each other. It stops after the first step that has errors.
+// against each other. It stops after the first step that has errors. A
+// directory without configuration or without a lock file fails: there
+// is nothing to call consistent.
 func verifyLock(m *Meta) (hcl.Diagnostics, *config.Tree, bool) {
+	if workingDirIsEmpty() {
+		return hcl.Diagnostics{errorDiag("No configuration files", fmt.Sprintf("The directory %s contains no OpenTofu configuration files.", absWorkingDir(m)))}, nil, false
+	}
 	res, diags := requirements.Load(".", requirements.Options{
 		Config: []config.Option{config.WithTofuVersion(m.TofuVersion)},
 	})
@@ -57,12 +63,29 @@ func verifyLock(m *Meta) (hcl.Diagnostics, *config.Tree, bool) {
 		return diags, resultTree(res), false
 	}
 	locks, _, lockDiags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
-	diags = append(diags, lockDiags...)
-	if diags.HasErrors() {
-		return diags, res.Tree, false
+	if lockDiags.HasErrors() {
+		// As OpenTofu reports a broken lock file: one error.
+		return append(diags, lockReadFailureDiag(lockDiags)), res.Tree, false
 	}
-	diags = append(diags, lockfile.CheckConsistency(res.Providers, locks, lockfile.ConsistencyOptions{})...)
+	diags = append(diags, lockDiags...)
+	consistency := lockfile.CheckConsistency(res.Providers, locks, lockfile.ConsistencyOptions{})
+	diags = append(diags, consistency...)
+	if !consistency.HasErrors() {
+		if _, err := os.Stat(lockFileName); err != nil {
+			diags = append(diags, errorDiag("No dependency lock file", fmt.Sprintf(
+				"The directory %s has no dependency lock file %s. Run \"tofu init\" to create it.", absWorkingDir(m), lockFileName)))
+		}
+	}
 	return diags, res.Tree, !diags.HasErrors()
+}
+
+// absWorkingDir is the working directory as an absolute path.
+func absWorkingDir(m *Meta) string {
+	dir, _ := m.Getwd()
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
 }
 
 func resultTree(res *requirements.Result) *config.Tree {

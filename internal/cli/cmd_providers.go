@@ -12,6 +12,8 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/installer"
+	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/requirements"
 	"github.com/tfdeps/tfdeps/versions"
 )
@@ -61,11 +63,13 @@ func runProviders(m *Meta, args []string) int {
 		return code
 	}
 	if fs.NArg() > 0 {
-		newDiagPrinter(m, nil).Print(hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Too many command line arguments",
-			Detail:   "The providers command takes no arguments. To show the providers of another directory, use the global -chdir option: tfdeps -chdir=DIR providers",
-		}})
+		return usageError(m, fs, unexpectedArgumentDiag())
+	}
+	cliCfg := loadCLIConfig(m, m.cliConfigOptions())
+	if workingDirIsEmpty() {
+		p := newDiagPrinter(m, nil)
+		p.extraNewline = true
+		p.Print(hcl.Diagnostics{errorDiag("No configuration files", fmt.Sprintf("The directory %s contains no OpenTofu configuration files.", absWorkingDir(m)))})
 		return 1
 	}
 	if opts.statePath == "" {
@@ -76,11 +80,23 @@ func runProviders(m *Meta, args []string) int {
 		Config:    []config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(opts.testsDir)},
 		StateFile: opts.statePath,
 	})
-	diags = append(diags, remoteStateWarning(res.Tree)...)
+	if !diags.HasErrors() {
+		// tofu loads the root module a second time (without test files)
+		// for its encryption settings; the JSON output is tfdeps' own and
+		// shows each warning once.
+		if !opts.json {
+			diags = withoutOwnWarnings(withRootWarningsAgain(m, "", diags))
+		}
+		diags = append(diags, backendDiags(res.Tree)...)
+		if !diags.HasErrors() {
+			diags = append(diags, installedPluginDiags(m, cliCfg.DevOverrides())...)
+		}
+	}
 	if opts.json {
 		return printProvidersJSON(m, res, diags)
 	}
 	printer := newDiagPrinter(m, treeFiles(res.Tree))
+	printer.extraNewline = true
 	if diags.HasErrors() {
 		printer.Print(diags)
 		return 1
@@ -105,22 +121,48 @@ func defaultStatePath(m *Meta) string {
 	return filepath.Join("terraform.tfstate.d", ws, "terraform.tfstate")
 }
 
-// remoteStateWarning says that a state kept by a non-local backend was not
-// read.
-func remoteStateWarning(tree *config.Tree) hcl.Diagnostics {
+// backendDiags are the problems tofu providers finds when it opens the
+// root module's backend: an unknown type, or a backend or cloud block not
+// yet initialised (no .terraform/terraform.tfstate). An initialised
+// non-local backend gets tfdeps' own warning that its state was not read
+// (a deviation: tofu would read the remote state).
+func backendDiags(tree *config.Tree) hcl.Diagnostics {
 	if tree == nil || tree.Module == nil {
 		return nil
 	}
-	var kind string
-	var rng hcl.Range
-	switch mod := tree.Module; {
-	case mod.Cloud != nil:
-		kind, rng = "cloud", mod.Cloud.DeclRange
-	case mod.Backend != nil && mod.Backend.Type != "local":
-		kind, rng = fmt.Sprintf("%q backend", mod.Backend.Type), mod.Backend.DeclRange
-	default:
-		return nil
+	mod := tree.Module
+	_, statErr := os.Stat(filepath.Join(".terraform", "terraform.tfstate"))
+	initialised := statErr == nil
+	switch {
+	case mod.Cloud != nil && mod.Backend == nil:
+		if !initialised {
+			return hcl.Diagnostics{errorDiag(`Cloud backend initialization required: please run "tofu init"`,
+				fmt.Sprintf(strings.TrimSpace(backendInitCloudText), "Initial configuration of cloud backend"))}
+		}
+		return stateNotRead("cloud", mod.Cloud.DeclRange)
+	case mod.Backend != nil:
+		b := mod.Backend
+		if !knownBackends[b.Type] {
+			detail := fmt.Sprintf("There is no backend type named %q.", b.Type)
+			if msg, ok := removedBackends[b.Type]; ok {
+				detail = msg
+			}
+			d := errorDiag("Invalid backend type", detail)
+			d.Subject = b.TypeRange.Ptr()
+			return hcl.Diagnostics{d}
+		}
+		if !initialised {
+			return hcl.Diagnostics{errorDiag(`Backend initialization required, please run "tofu init"`,
+				fmt.Sprintf(strings.TrimSpace(backendInitText), fmt.Sprintf("Initial configuration of the requested backend %q", b.Type)))}
+		}
+		if b.Type != "local" {
+			return stateNotRead(fmt.Sprintf("%q backend", b.Type), b.DeclRange)
+		}
 	}
+	return nil
+}
+
+func stateNotRead(kind string, rng hcl.Range) hcl.Diagnostics {
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagWarning,
 		Summary:  "State not read",
@@ -128,6 +170,92 @@ func remoteStateWarning(tree *config.Tree) hcl.Diagnostics {
 		Subject:  rng.Ptr(),
 	}}
 }
+
+// installedPluginDiags is what tofu providers reports when it prepares
+// the providers the lock file selects: the lock file's errors folded into
+// one, or the selected packages missing from .terraform/providers for
+// this platform (dev overrides excepted).
+func installedPluginDiags(m *Meta, devOverrides map[addrs.Provider]string) hcl.Diagnostics {
+	locks, _, diags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
+	if diags.HasErrors() {
+		return hcl.Diagnostics{lockReadFailureDiag(diags)}
+	}
+	platform, err := addrs.ParsePlatform(m.Platform)
+	if err != nil {
+		return nil
+	}
+	base := filepath.Join(dataDir(m), "providers")
+	dir := installer.NewDir(base)
+	var missing []string
+	for _, lock := range locks.Providers() {
+		p := lock.Provider()
+		if _, ok := devOverrides[p]; ok {
+			continue
+		}
+		if _, ok := dir.Lookup(p, lock.Version(), platform); !ok {
+			missing = append(missing, fmt.Sprintf("\n  - %s: there is no package for %s %s cached in %s", p, p, lock.Version(), base))
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return hcl.Diagnostics{errorDiag("Required plugins are not installed", fmt.Sprintf(
+		"The installed provider plugins are not consistent with the packages selected in the dependency lock file:%s\n\n"+
+			"OpenTofu uses external plugins to integrate with a variety of different infrastructure services. %s",
+		strings.Join(missing, ""), pluginSuggestion(m)))}
+}
+
+func pluginSuggestion(m *Meta) string {
+	if m.Getenv("TF_IN_AUTOMATION") != "" {
+		return "You must install the required plugins before running OpenTofu operations."
+	}
+	return "To download the plugins required for this configuration, run:\n  tofu init"
+}
+
+// knownBackends are the backend types of OpenTofu 1.12.
+var knownBackends = map[string]bool{
+	"local": true, "remote": true, "azurerm": true, "consul": true, "cos": true, "gcs": true, "http": true,
+	"inmem": true, "kubernetes": true, "oss": true, "pg": true, "s3": true, "cloud": true,
+}
+
+// removedBackends are the backend types OpenTofu names as removed.
+var removedBackends = map[string]string{
+	"artifactory": `The "artifactory" backend is not supported in OpenTofu v1.3 or later.`,
+	"azure":       `The "azure" backend name has been removed, please use "azurerm".`,
+	"etcd":        `The "etcd" backend is not supported in OpenTofu v1.3 or later.`,
+	"etcdv3":      `The "etcdv3" backend is not supported in OpenTofu v1.3 or later.`,
+	"manta":       `The "manta" backend is not supported in OpenTofu v1.3 or later.`,
+	"swift":       `The "swift" backend is not supported in OpenTofu v1.3 or later.`,
+}
+
+const backendInitText = `
+Reason: %s
+
+The "backend" is the interface that OpenTofu uses to store state,
+perform operations, etc. If this message is showing up, it means that the
+OpenTofu configuration you're using is using a custom configuration for
+the OpenTofu backend.
+
+Changes to backend configurations require reinitialization. This allows
+OpenTofu to set up the new configuration, copy existing state, etc. Please run
+"tofu init" with either the "-reconfigure" or "-migrate-state" flags to
+use the current configuration.
+
+If the change reason above is incorrect, please verify your configuration
+hasn't changed and try again. At this point, no changes to your existing
+configuration or state have been made.
+`
+
+const backendInitCloudText = `
+Reason: %s.
+
+Changes to the cloud backend configuration block require reinitialization, to discover any changes to the available workspaces.
+
+To re-initialize, run:
+  tofu init
+
+OpenTofu has not yet made changes to your existing configuration or state.
+`
 
 // printProvidersTree prints the output of "tofu providers": the module
 // tree with each module's requirements, then the state's providers.

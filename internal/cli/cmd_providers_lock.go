@@ -244,10 +244,10 @@ func (r *lockRun) lockDir(ctx context.Context, dir string) int {
 		return 1
 	}
 	if changed {
-		fmt.Fprint(r.m.Stdout, "\nSuccess! OpenTofu has updated the lock file.\n")
+		fmt.Fprintln(r.m.Stdout, colorize("\n[bold][green]Success![reset] [bold]OpenTofu has updated the lock file.[reset]", r.m.Color))
 		fmt.Fprint(r.m.Stdout, "\nReview the changes in .terraform.lock.hcl and then commit to your\nversion control system to retain the new checksums.\n\n")
 	} else {
-		fmt.Fprint(r.m.Stdout, "\nSuccess! OpenTofu has validated the lock file and found no need for changes.\n")
+		fmt.Fprintln(r.m.Stdout, colorize("\n[bold][green]Success![reset] [bold]OpenTofu has validated the lock file and found no need for changes.[reset]", r.m.Color))
 	}
 	return 0
 }
@@ -300,7 +300,8 @@ func (r *lockRun) events() *providerlock.Events {
 		Warning: func(line string) { fmt.Fprintln(out, line) },
 		Retrieved: func(p addrs.Provider, v versions.Version, pl addrs.Platform, auth *registry.AuthResult) {
 			if auth.Signed() {
-				fmt.Fprintf(out, "- Retrieved %s %s for %s (%s, key ID %s)\n", p.ForDisplay(), v, pl, auth.Summary(), strings.Join(auth.KeyIDs(), ", "))
+				keyID := fmt.Sprintf(colorize(", key ID [reset][bold]%s[reset]", r.m.Color), strings.Join(auth.KeyIDs(), ", "))
+				fmt.Fprintf(out, "- Retrieved %s %s for %s (%s%s)\n", p.ForDisplay(), v, pl, auth.Summary(), keyID)
 				return
 			}
 			fmt.Fprintf(out, "- Retrieved %s %s for %s (%s)\n", p.ForDisplay(), v, pl, auth.Summary())

@@ -9,25 +9,31 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hcled"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/mitchellh/go-wordwrap"
+
+	"github.com/tfdeps/tfdeps/requirements"
 )
 
-// diagPrinter renders diagnostics as OpenTofu does without colour: errors to
-// stderr, warnings to stdout, each with a source snippet when its file is known.
+// diagPrinter renders diagnostics as OpenTofu does: errors to stderr,
+// warnings to stdout, each with a source snippet when its file is known;
+// with colour and a left rule (OpenTofu's default, even when piped) or
+// plain (-no-color).
 type diagPrinter struct {
 	stdout, stderr io.Writer
 	// files maps a file name, as it appears in diagnostic ranges, to its parsed form.
 	files map[string]*hcl.File
-	// width is the wrap width (Detail lines wrap at width-1).
+	// width is the terminal width (78 when stderr is not a terminal).
 	width int
-	// extraNewline adds one newline after each diagnostic (init, providers lock/mirror).
+	// color selects OpenTofu's coloured rendering.
+	color bool
+	// extraNewline adds one newline after each diagnostic (init, providers,
+	// providers lock/mirror).
 	extraNewline bool
 }
 
 func newDiagPrinter(m *Meta, files map[string]*hcl.File) *diagPrinter {
-	return &diagPrinter{stdout: m.Stdout, stderr: m.Stderr, files: files, width: terminalWidth(m.Stderr)}
+	return &diagPrinter{stdout: m.Stdout, stderr: m.Stderr, files: files, width: terminalWidth(m.Stderr), color: m.Color}
 }
 
 // Print sorts, consolidates and writes diags.
@@ -38,63 +44,109 @@ func (p *diagPrinter) Print(diags hcl.Diagnostics) {
 			w = p.stderr
 		}
 		io.WriteString(w, p.render(d))
-		if p.extraNewline {
+		// A coloured diagnostic is always followed by an empty line; a
+		// plain one only in commands that ask for it.
+		if p.extraNewline && !p.color {
 			io.WriteString(w, "\n")
 		}
 	}
 }
 
 func (p *diagPrinter) render(d *hcl.Diagnostic) string {
+	j := newJSONDiagnostic(d, p.files)
+	if p.color {
+		return renderColorDiagnostic(j, p.width) + "\n"
+	}
+	return renderPlainDiagnostic(j, p.width)
+}
+
+// renderPlainDiagnostic is OpenTofu's -no-color rendering: Detail lines
+// wrapped at width-1.
+func renderPlainDiagnostic(d *jsonDiagnostic, width int) string {
 	var buf bytes.Buffer
-	if d.Severity == hcl.DiagError {
+	if d.Severity == "error" {
 		buf.WriteString("\nError: ")
 	} else {
 		buf.WriteString("\nWarning: ")
 	}
 	fmt.Fprintf(&buf, "%s\n\n", d.Summary)
-	if d.Subject != nil {
-		p.writeSnippet(&buf, d)
-	}
-	if d.Detail != "" {
-		for _, line := range strings.Split(d.Detail, "\n") {
-			if p.width > 1 && !strings.HasPrefix(line, " ") {
-				line = wordwrap.WrapString(line, uint(p.width-1))
-			}
-			fmt.Fprintf(&buf, "%s\n", line)
-		}
-	}
+	writeSnippet(&buf, d, false)
+	writeDetail(&buf, d.Detail, width-1)
 	return buf.String()
 }
 
-// writeSnippet writes "  on FILE line N, in CONTEXT:" and the source lines the
-// subject (widened by the context range, if any) covers.
-func (p *diagPrinter) writeSnippet(buf *bytes.Buffer, d *hcl.Diagnostic) {
-	rng := *d.Subject
-	if d.Context != nil {
-		rng = hcl.RangeOver(rng, *d.Context)
+// renderColorDiagnostic is OpenTofu's coloured rendering: a left rule in
+// the severity's colour on every line, Detail lines wrapped at width-3.
+func renderColorDiagnostic(d *jsonDiagnostic, width int) string {
+	var buf bytes.Buffer
+	colour := "yellow"
+	if d.Severity == "error" {
+		colour = "red"
+		buf.WriteString(colorize("[bold][red]Error: [reset]", true))
+	} else {
+		buf.WriteString(colorize("[bold][yellow]Warning: [reset]", true))
 	}
-	file := p.files[rng.Filename]
-	if file == nil || file.Bytes == nil {
-		fmt.Fprintf(buf, "  on %s line %d:\n", rng.Filename, d.Subject.Start.Line)
-		buf.WriteString("  (source code not available)\n\n")
-		return
-	}
-	header := fmt.Sprintf("  on %s line %d", rng.Filename, rng.Start.Line)
-	// The enclosing block is looked up just before the subject; a subject
-	// at the very start of the file has none.
-	if offset := d.Subject.Start.Byte - 1; offset >= 0 {
-		if ctx := hcled.ContextString(file, offset); ctx != "" {
-			header += ", in " + ctx
+	fmt.Fprintf(&buf, colorize("[bold]%s[reset]\n\n", true), replaceControlChars(d.Summary))
+	writeSnippet(&buf, d, true)
+	writeDetail(&buf, replaceControlChars(d.Detail), width-3)
+
+	rule := colorize("["+colour+"]│[reset] ", true)
+	var out strings.Builder
+	out.WriteString(colorize("["+colour+"]╷[reset]", true) + "\n")
+	text := strings.TrimSuffix(buf.String(), "\n")
+	if text != "" {
+		for _, line := range strings.Split(text, "\n") {
+			out.WriteString(rule + line + "\n")
 		}
 	}
-	buf.WriteString(header + ":\n")
-	lines := strings.Split(string(file.Bytes), "\n")
-	end := rng.End.Line
-	if end < rng.Start.Line {
-		end = rng.Start.Line
+	out.WriteString(colorize("["+colour+"]╵[reset]", true) + "\n")
+	return out.String()
+}
+
+// writeDetail writes the Detail, each line not starting with a space
+// word-wrapped at wrap columns (no wrapping when wrap < 1).
+func writeDetail(buf *bytes.Buffer, detail string, wrap int) {
+	if detail == "" {
+		return
 	}
-	for n := rng.Start.Line; n <= end && n-1 < len(lines); n++ {
-		fmt.Fprintf(buf, "%4d: %s\n", n, strings.TrimRight(lines[n-1], "\r"))
+	if wrap < 1 {
+		fmt.Fprintf(buf, "%s\n", detail)
+		return
+	}
+	for _, line := range strings.Split(detail, "\n") {
+		if !strings.HasPrefix(line, " ") {
+			line = wordwrap.WrapString(line, uint(wrap))
+		}
+		fmt.Fprintf(buf, "%s\n", line)
+	}
+}
+
+// writeSnippet writes "  on FILE line N, in CONTEXT:" and the snippet's
+// lines numbered from its start line, the highlight underlined in colour.
+func writeSnippet(buf *bytes.Buffer, d *jsonDiagnostic, color bool) {
+	if d.Range == nil {
+		return
+	}
+	if d.Snippet == nil {
+		fmt.Fprintf(buf, "  on %s line %d:\n  (source code not available)\n\n", replaceControlChars(d.Range.Filename), d.Range.Start.Line)
+		return
+	}
+	s := d.Snippet
+	ctx := ""
+	if s.Context != nil {
+		ctx = ", in " + *s.Context
+	}
+	fmt.Fprintf(buf, "  on %s line %d%s:\n", replaceControlChars(d.Range.Filename), d.Range.Start.Line, ctx)
+	code := s.Code
+	start, end := s.HighlightStartOffset, s.HighlightEndOffset
+	if end < start {
+		end = min(start+1, len(code))
+	}
+	start = max(0, min(start, len(code)))
+	end = max(0, min(end, len(code)))
+	code = fmt.Sprintf(colorize("%s[underline]%s[reset]%s", color), replaceControlChars(code[:start]), replaceControlChars(code[start:end]), replaceControlChars(code[end:]))
+	for i, line := range strings.Split(code, "\n") {
+		fmt.Fprintf(buf, "%4d: %s\n", s.StartLine+i, line)
 	}
 	buf.WriteByte('\n')
 }
@@ -153,19 +205,23 @@ func consolidateWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
 	}
 	for summary, n := range counts {
 		d := out[first[summary]]
-		if n == 1 {
-			d.Detail += "\n\n(and one more similar warning elsewhere)"
-		} else {
-			d.Detail += fmt.Sprintf("\n\n(and %d more similar warnings elsewhere)", n)
+		msg := "(and one more similar warning elsewhere)"
+		if n > 1 {
+			msg = fmt.Sprintf("(and %d more similar warnings elsewhere)", n)
 		}
+		if d.Detail != "" {
+			msg = d.Detail + "\n\n" + msg
+		}
+		d.Detail = msg
 	}
 	return out
 }
 
 // snippetFiles are the parsed files diagnostics can show source snippets
 // from: those already parsed (known, e.g. the module tree's as the loader
-// read them) and, for a subject in any other file (a state file), that file
-// read and parsed now.
+// read them) and, for a subject in another configuration file, that file
+// read and parsed now. Like OpenTofu, other files (the lock file, a state
+// file) show "(source code not available)".
 func snippetFiles(diags hcl.Diagnostics, known map[string]*hcl.File) map[string]*hcl.File {
 	files := make(map[string]*hcl.File, len(known))
 	for name, f := range known {
@@ -173,7 +229,7 @@ func snippetFiles(diags hcl.Diagnostics, known map[string]*hcl.File) map[string]
 	}
 	parser := hclparse.NewParser()
 	for _, d := range diags {
-		if d.Subject == nil || files[d.Subject.Filename] != nil {
+		if d.Subject == nil || files[d.Subject.Filename] != nil || !isConfigFileName(d.Subject.Filename) {
 			continue
 		}
 		name := d.Subject.Filename
@@ -196,4 +252,29 @@ func snippetFiles(diags hcl.Diagnostics, known map[string]*hcl.File) map[string]
 		}
 	}
 	return files
+}
+
+// isConfigFileName reports whether name is a configuration or test file
+// OpenTofu's loader reads.
+func isConfigFileName(name string) bool {
+	for _, suffix := range []string{".tf", ".tf.json", ".tofu", ".tofu.json", ".tftest.hcl", ".tftest.json", ".tofutest.hcl", ".tofutest.json"} {
+		if strings.HasSuffix(name, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutOwnWarnings drops tfdeps' own warnings, which OpenTofu does not
+// print, from the output of the commands that mirror OpenTofu's (init,
+// providers); tfdeps' own outputs (providers -json, config) keep them.
+func withoutOwnWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagWarning && d.Summary == requirements.SummaryPredecessorProvider {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }

@@ -53,7 +53,7 @@ func (e *initEvents) events() *installer.Events {
 	var none versions.Version
 	return &installer.Events{
 		PendingProviders: func(installer.Requirements) {
-			e.view.Event("init_providers", "", "", "\nInitializing provider plugins...")
+			e.view.Event("init_providers", "", "", initProvidersText)
 		},
 		BuiltInAvailable: func(p addrs.Provider) {
 			e.line("builtin", p, none, "- %s is built in to OpenTofu", p.ForDisplay())
@@ -112,12 +112,13 @@ func (e *initEvents) queryFailure(p addrs.Provider, err error) {
 	if isCanceled(err) {
 		return
 	}
-	for _, d := range queryFailureDiags(p, err, e.suggest.suggestion) {
-		e.addDiag(d)
-	}
+	// OpenTofu adds the inferred-provider warning before the error.
 	var unknown *registry.ProviderUnknownError
 	if errors.As(err, &unknown) {
 		e.addDiag(e.suggest.inferredDiag(p))
+	}
+	for _, d := range queryFailureDiags(p, err, e.suggest.suggestion) {
+		e.addDiag(d)
 	}
 }
 
@@ -129,9 +130,15 @@ func (e *initEvents) installed(p addrs.Provider, v versions.Version, auth *insta
 	}
 	switch {
 	case auth.SigningSkipped():
-		e.line("installed", p, v, "- Installed %s v%s. Signature validation was skipped due to the registry not containing GPG keys for this provider", p.ForDisplay(), v)
+		e.line("installed_unsigned", p, v, "- Installed %s v%s. Signature validation was skipped due to the registry not containing GPG keys for this provider", p.ForDisplay(), v)
 	case auth.Signed():
-		e.line("installed", p, v, "- Installed %s v%s (signed, key ID %s)", p.ForDisplay(), v, strings.Join(auth.KeyIDs(), ", "))
+		// OpenTofu makes the key ID bold, resetting before and after.
+		color := false
+		if c, ok := e.view.(interface{ colored() bool }); ok {
+			color = c.colored()
+		}
+		keyID := fmt.Sprintf(colorize(", key ID [reset][bold]%s[reset]", color), strings.Join(auth.KeyIDs(), ", "))
+		e.line("installed", p, v, "- Installed %s v%s (signed%s)", p.ForDisplay(), v, keyID)
 	default:
 		e.line("installed", p, v, "- Installed %s v%s (%s)", p.ForDisplay(), v, auth.Summary())
 	}

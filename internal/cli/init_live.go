@@ -8,13 +8,8 @@ import (
 	"time"
 )
 
-// ANSI sequences of the live view.
-const (
-	ansiBold      = "\x1b[1m"
-	ansiBoldGreen = "\x1b[1;32m"
-	ansiReset     = "\x1b[0m"
-	ansiClearLine = "\r\x1b[K"
-)
+// ansiClearLine returns to the start of the line and clears it.
+const ansiClearLine = "\r\x1b[K"
 
 // liveView is the terminal view: OpenTofu's lines (headings in bold) with
 // a status line below them showing the downloads in progress, their bytes
@@ -38,19 +33,12 @@ func newLiveView(m *Meta) *liveView {
 	return &liveView{plainView: plainView{m: m}, now: time.Now, downloads: map[string]*liveDownload{}}
 }
 
-// boldKinds are the events whose text is a heading.
-var boldKinds = map[string]bool{"init_providers": true}
-
 func (v *liveView) Event(kind, provider, version, text string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.clearStatus()
 	delete(v.downloads, provider+" v"+version)
-	if boldKinds[kind] {
-		lead := len(text) - len(strings.TrimLeft(text, "\n"))
-		text = text[:lead] + ansiBold + text[lead:] + ansiReset
-	}
-	fmt.Fprintln(v.m.Stdout, text)
+	v.plainView.Event(kind, provider, version, text)
 	v.drawStatus()
 }
 
@@ -72,11 +60,6 @@ func (v *liveView) Message(kind, text string, toStderr bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.clearStatus()
-	if kind == "init_success" {
-		lead := len(text) - len(strings.TrimLeft(text, "\n"))
-		body := strings.TrimRight(text[lead:], "\n")
-		text = text[:lead] + ansiBoldGreen + body + ansiReset + text[lead+len(body):]
-	}
 	v.plainView.Message(kind, text, toStderr)
 }
 

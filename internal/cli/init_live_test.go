@@ -52,18 +52,18 @@ func TestInitViewChoice(t *testing.T) {
 // it; headings are bold.
 func TestLiveView(t *testing.T) {
 	var out bytes.Buffer
-	v := newLiveView(&Meta{Env: Env{Stdout: &out, Stderr: io.Discard}})
+	v := newLiveView(&Meta{Env: Env{Stdout: &out, Stderr: io.Discard}, Color: true})
 	now := time.Unix(0, 0)
 	v.now = func() time.Time { return now }
 
-	v.Event("init_providers", "", "", "\nInitializing provider plugins...")
+	v.Event("init_providers", "", "", initProvidersText)
 	v.Progress("hashicorp/aws", "5.0.0", 0, 4e6)
 	now = now.Add(time.Second)
 	v.Progress("hashicorp/aws", "5.0.0", 2e6, 4e6)
 	v.Event("installed", "hashicorp/aws", "5.0.0", "- Installed hashicorp/aws v5.0.0 (signed)")
 	v.Close()
 
-	want := "\n" + ansiBold + "Initializing provider plugins..." + ansiReset + "\n" +
+	want := "\n\x1b[0m\x1b[1mInitializing provider plugins...\x1b[0m\n" +
 		"  Downloading hashicorp/aws v5.0.0 0.0/4.0 MB" +
 		ansiClearLine + "  Downloading hashicorp/aws v5.0.0 2.0/4.0 MB (2.0 MB/s)" +
 		ansiClearLine + "- Installed hashicorp/aws v5.0.0 (signed)\n"

@@ -6,17 +6,6 @@ import (
 	"github.com/tfdeps/tfdeps/lockfile"
 )
 
-// Texts printed when init writes the lock file (lockfile.md §7).
-const (
-	lockCreatedText = "\nOpenTofu has created a lock file .terraform.lock.hcl to record the provider\n" +
-		"selections it made above. Include this file in your version control repository\n" +
-		"so that OpenTofu can guarantee to make the same selections by default when\n" +
-		"you run \"tofu init\" in the future.\n"
-	lockChangedText = "\nOpenTofu has made some changes to the provider dependency selections recorded\n" +
-		"in the .terraform.lock.hcl file. Review those changes and commit them to your\n" +
-		"version control system if they represent changes you intended to make.\n"
-)
-
 // lockUpdate is what init does with the lock file after installing.
 type lockUpdate struct {
 	old, new *lockfile.Locks

@@ -26,10 +26,11 @@ const configErrorPreamble = "\nOpenTofu encountered problems during initializati
 // local state file statePath. Errors are configuration errors (printed
 // after the preamble).
 func loadRequirements(m *Meta, testsDir, statePath string) (*requirements.Result, hcl.Diagnostics) {
-	return requirements.Load(".", requirements.Options{
+	res, diags := requirements.Load(".", requirements.Options{
 		Config:    []config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(testsDir)},
 		StateFile: statePath,
 	})
+	return res, withoutOwnWarnings(diags)
 }
 
 // providerAddressDiags checks the required providers (init.md §2.3):

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -30,26 +31,32 @@ func (m *Meta) cliConfigOptions() cliconfig.Options {
 	return opts
 }
 
-// loadCLIConfig loads the CLI configuration and prints its problems to
-// stderr as OpenTofu does; it always returns a usable configuration.
+// loadCLIConfig loads the CLI configuration and prints its problems, then
+// those of its provider_installation block, as OpenTofu does before running
+// any command; it always returns a usable configuration.
 func loadCLIConfig(m *Meta, opts cliconfig.Options) *cliconfig.Config {
 	cfg, diags := cliconfig.Load(opts)
 	printProblems(m, cliconfig.ProblemsHeader, cliconfig.ProblemsFooter, diags)
+	_, srcDiags := sources.Build(sources.BuildOptions{
+		Config: cfg, CLI: opts, Registry: newRegistryClient(m, cfg), Getenv: m.Getenv,
+	})
+	printProblems(m, sources.ProblemsHeader, sources.ProblemsFooter, srcDiags)
 	return cfg
 }
 
-// printProblems writes header, diags and, when there are errors, footer,
-// all to stderr.
+// printProblems writes the header to stderr, then the diagnostics without
+// colour whatever the command's settings (errors to stderr, warnings to
+// stdout), then, when there are errors, the footer to stderr.
 func printProblems(m *Meta, header, footer string, diags hcl.Diagnostics) {
 	if len(diags) == 0 {
 		return
 	}
 	fmt.Fprintln(m.Stderr, header)
 	p := newDiagPrinter(m, nil)
-	p.stdout = m.Stderr
+	p.color = false
 	p.Print(diags)
 	if diags.HasErrors() {
-		fmt.Fprint(m.Stderr, "\n"+footer)
+		fmt.Fprintln(m.Stderr, footer)
 	}
 }
 
@@ -142,4 +149,62 @@ func pluginDirsForSource(values []string) []string {
 func workingDirIsEmpty() bool {
 	files, diags := config.DiscoverFiles(config.OSFileSystem{}, ".", "")
 	return !diags.HasErrors() && files.Empty()
+}
+
+// backendHeader prints OpenTofu's "Initializing the backend..." line: tofu
+// prints it (for the local backend, which needs nothing more) once the
+// root module has loaded, unless -backend=false. diags are the
+// configuration's: an error in a root module file (or without a source)
+// means tofu stopped before the backend.
+func (r *initRun) backendHeader(diags hcl.Diagnostics) {
+	if !r.opts.backend {
+		return
+	}
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && !isRequirementsError(d) && (d.Subject == nil || !strings.Contains(d.Subject.Filename, "/")) {
+			return
+		}
+	}
+	r.view.Event("init_backend", "", "", initBackendText)
+}
+
+// withRootWarningsAgain returns diags with the root module's own loader
+// warnings added once more, as tofu init and tofu providers show them:
+// both load the root module on its own before (init) or after
+// (providers, for its encryption settings) the whole tree, and report the
+// warnings of both loads. testsDir is "" for no test files. Nothing is added when diags has errors in root
+// module files, where tofu stops after the first load.
+func withRootWarningsAgain(m *Meta, testsDir string, diags hcl.Diagnostics) hcl.Diagnostics {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && !isRequirementsError(d) && (d.Subject == nil || !strings.Contains(d.Subject.Filename, "/")) {
+			return diags
+		}
+	}
+	_, rootDiags := config.LoadDir(".", config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(testsDir))
+	var again hcl.Diagnostics
+	for _, d := range rootDiags {
+		if d.Severity == hcl.DiagWarning {
+			again = append(again, d)
+		}
+	}
+	return append(again, diags...)
+}
+
+// isRequirementsError reports an error from collecting provider
+// requirements (a constraint string that decodes but does not parse):
+// tofu init finds those after loading the configuration, and prints them
+// without the configuration-error preamble.
+func isRequirementsError(d *hcl.Diagnostic) bool {
+	return d.Severity == hcl.DiagError && d.Summary == "Invalid version constraint" &&
+		strings.HasPrefix(d.Detail, "Incorrect version constraint syntax: ")
+}
+
+// hasConfigErrors reports errors other than requirements errors.
+func hasConfigErrors(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && !isRequirementsError(d) {
+			return true
+		}
+	}
+	return false
 }

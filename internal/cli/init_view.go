@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -47,16 +49,26 @@ func (v *plainView) keepSource(f *hcl.File, name string) {
 	v.kept[name] = f
 }
 
-func (v *plainView) Event(kind, provider, version, text string) { fmt.Fprintln(v.m.Stdout, text) }
-func (v *plainView) Progress(string, string, int64, int64)      {}
-func (v *plainView) Close()                                     {}
+// markupKinds are the events whose text carries colour markup.
+var markupKinds = map[string]bool{"init_providers": true, "init_backend": true}
 
+func (v *plainView) Event(kind, provider, version, text string) {
+	if markupKinds[kind] {
+		text = colorize(text, v.m.Color)
+	}
+	fmt.Fprintln(v.m.Stdout, text)
+}
+
+func (v *plainView) Progress(string, string, int64, int64) {}
+func (v *plainView) Close()                                {}
+
+// Message prints text (with colour markup) and a newline.
 func (v *plainView) Message(kind, text string, toStderr bool) {
 	w := v.m.Stdout
 	if toStderr {
 		w = v.m.Stderr
 	}
-	io.WriteString(w, text)
+	fmt.Fprintln(w, colorize(text, v.m.Color))
 }
 
 func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
@@ -65,82 +77,129 @@ func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
 	p.Print(diags)
 }
 
-// jsonView writes one JSON object per line to stdout.
+// colored reports whether texts built by callers may carry escape codes.
+func (v *plainView) colored() bool { return v.m.Color }
+
+// jsonView is OpenTofu's machine-readable UI (version 1.2): one JSON
+// object per line on stdout, the first naming the version, each with
+// @level, @message, @module and @timestamp. tfdeps' own information about
+// an event goes under the additional key "tfdeps".
 type jsonView struct {
 	mu  sync.Mutex
-	enc *json.Encoder
+	m   *Meta
+	now func() time.Time
+	// kept: see plainView.
+	kept map[string]*hcl.File
 }
+
+// jsonUIVersion is the version of OpenTofu's machine-readable UI.
+const jsonUIVersion = "1.2"
 
 func newJSONView(m *Meta) *jsonView {
-	enc := json.NewEncoder(m.Stdout)
-	enc.SetEscapeHTML(false)
-	return &jsonView{enc: enc}
+	v := &jsonView{m: m, now: time.Now}
+	v.write("info", "OpenTofu "+m.TofuVersion, map[string]any{"type": "version", "tofu": m.TofuVersion, "ui": jsonUIVersion})
+	return v
 }
 
-// jsonEvent is one line of "tfdeps init -json".
-type jsonEvent struct {
-	Type     string `json:"type"`
-	Provider string `json:"provider,omitempty"`
-	Version  string `json:"version,omitempty"`
-	Message  string `json:"message,omitempty"`
-	// Download progress.
-	Bytes int64 `json:"bytes,omitempty"`
-	Total int64 `json:"total,omitempty"`
-	// Diagnostics.
-	Severity string     `json:"severity,omitempty"`
-	Summary  string     `json:"summary,omitempty"`
-	Detail   string     `json:"detail,omitempty"`
-	Range    *jsonRange `json:"range,omitempty"`
-}
-
-type jsonRange struct {
-	Filename string  `json:"filename"`
-	Start    jsonPos `json:"start"`
-	End      jsonPos `json:"end"`
-}
-
-type jsonPos struct {
-	Line   int `json:"line"`
-	Column int `json:"column"`
-	Byte   int `json:"byte"`
-}
-
-func (v *jsonView) write(e jsonEvent) {
+func (v *jsonView) keepSource(f *hcl.File, name string) {
+	if f == nil {
+		return
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	_ = v.enc.Encode(e)
+	if v.kept == nil {
+		v.kept = map[string]*hcl.File{}
+	}
+	v.kept[name] = f
+}
+
+// write prints one line: the keys sorted, as OpenTofu's logger does.
+func (v *jsonView) write(level, message string, extra map[string]any) {
+	line := map[string]any{
+		"@level":     level,
+		"@message":   message,
+		"@module":    "tofu.ui",
+		"@timestamp": v.now().Format("2006-01-02T15:04:05.000000Z07:00"),
+	}
+	for k, val := range extra {
+		line[k] = val
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(line); err != nil {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.m.Stdout.Write(buf.Bytes())
+}
+
+// JSONMessage writes a progress message for any part of init (the module
+// installer uses it too): text is the human line, with or without
+// colour markup; the "- " prefix, surrounding newlines and line breaks go
+// as OpenTofu's JSON texts have them. kind and attrs describe the event
+// for machines under the key "tfdeps".
+func (v *jsonView) JSONMessage(level, kind, text string, attrs map[string]string) {
+	t := map[string]any{"event": kind}
+	for k, val := range attrs {
+		if val != "" {
+			t[k] = val
+		}
+	}
+	v.write(level, jsonText(text), map[string]any{"tfdeps": t})
+}
+
+// jsonText turns a human text into OpenTofu's JSON form of it.
+func jsonText(s string) string {
+	s = colorize(s, false)
+	s = trimNewlines(s)
+	s = strings.TrimPrefix(s, "- ")
+	s = strings.ReplaceAll(s, "\n\n", " ")
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// jsonLevels are the events OpenTofu logs above "info".
+var jsonLevels = map[string]string{
+	"installed_unsigned": "warn",
+	"config_errors":      "error",
+	"interrupted":        "error",
+	"upgrade_conflict":   "error",
 }
 
 func (v *jsonView) Event(kind, provider, version, text string) {
-	v.write(jsonEvent{Type: kind, Provider: provider, Version: version, Message: trimNewlines(text)})
+	level := jsonLevels[kind]
+	if level == "" {
+		level = "info"
+	}
+	v.JSONMessage(level, kind, text, map[string]string{"provider": provider, "version": version})
 }
 
-func (v *jsonView) Progress(provider, version string, done, total int64) {
-	v.write(jsonEvent{Type: "download_progress", Provider: provider, Version: version, Bytes: done, Total: total})
-}
+// Progress is not part of OpenTofu's JSON output.
+func (v *jsonView) Progress(provider, version string, done, total int64) {}
 
 func (v *jsonView) Message(kind, text string, toStderr bool) {
 	if kind == "blank" {
 		return
 	}
-	v.write(jsonEvent{Type: kind, Message: trimNewlines(text)})
+	level := jsonLevels[kind]
+	if level == "" {
+		level = "info"
+	}
+	v.JSONMessage(level, kind, text, nil)
 }
 
 func (v *jsonView) Diagnostics(diags hcl.Diagnostics) {
-	for _, d := range sortDiagnostics(diags) {
-		e := jsonEvent{Type: "diagnostic", Severity: "warning", Summary: d.Summary, Detail: d.Detail}
+	v.mu.Lock()
+	files := snippetFiles(diags, v.kept)
+	v.mu.Unlock()
+	// OpenTofu's JSON view neither sorts nor consolidates.
+	for _, d := range diags {
+		level, prefix := "warn", "Warning: "
 		if d.Severity == hcl.DiagError {
-			e.Severity = "error"
+			level, prefix = "error", "Error: "
 		}
-		if d.Subject != nil {
-			s := d.Subject
-			e.Range = &jsonRange{
-				Filename: s.Filename,
-				Start:    jsonPos{s.Start.Line, s.Start.Column, s.Start.Byte},
-				End:      jsonPos{s.End.Line, s.End.Column, s.End.Byte},
-			}
-		}
-		v.write(e)
+		v.write(level, prefix+d.Summary, map[string]any{"type": "diagnostic", "diagnostic": newJSONDiagnostic(d, files)})
 	}
 }
 
@@ -155,3 +214,33 @@ func trimNewlines(s string) string {
 	}
 	return s
 }
+
+// Texts of init, with OpenTofu's colour markup (the views add the final
+// newline).
+const (
+	initEmptyText = "[reset][bold]OpenTofu initialized in an empty directory![reset]\n\n" +
+		"The directory has no OpenTofu configuration files. You may begin working\n" +
+		"with OpenTofu immediately by creating OpenTofu configuration files."
+	initConfigErrorText = "\n[reset]OpenTofu encountered problems during initialization, including problems\n" +
+		"with the configuration, described below.\n\n" +
+		"The OpenTofu configuration must be valid before initialization so that\n" +
+		"OpenTofu can determine which modules and providers need to be installed."
+	initBackendText   = "\n[reset][bold]Initializing the backend..."
+	initProvidersText = "\n[reset][bold]Initializing provider plugins..."
+	initSuccessText   = "[reset][bold][green]OpenTofu has been successfully initialized![reset][green]"
+	initNextStepsText = "[reset][green]\nYou may now begin working with OpenTofu. Try running \"tofu plan\" to see\n" +
+		"any changes that are required for your infrastructure. All OpenTofu commands\n" +
+		"should now work.\n\n" +
+		"If you ever set or change modules or backend configuration for OpenTofu,\n" +
+		"rerun this command to reinitialize your working directory. If you forget, other\n" +
+		"commands will detect it and remind you to do so if necessary."
+	initInterruptedText = "Provider installation was canceled by an interrupt signal."
+	initUpgradeConflict = "The -upgrade flag conflicts with -lockfile=readonly."
+	lockCreatedText     = "\nOpenTofu has created a lock file [bold].terraform.lock.hcl[reset] to record the provider\n" +
+		"selections it made above. Include this file in your version control repository\n" +
+		"so that OpenTofu can guarantee to make the same selections by default when\n" +
+		"you run \"tofu init\" in the future."
+	lockChangedText = "\nOpenTofu has made some changes to the provider dependency selections recorded\n" +
+		"in the .terraform.lock.hcl file. Review those changes and commit them to your\n" +
+		"version control system if they represent changes you intended to make."
+)

@@ -42,5 +42,8 @@ func scriptSetup(env *testscript.Env) error {
 	env.Setenv("HOME", home)
 	env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	env.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	// OpenTofu (and tfdeps) colour their output unless told not to; the
+	// scripts pin the plain text (TF_CLI_ARGS= in a script for colour).
+	env.Setenv("TF_CLI_ARGS", "-no-color")
 	return nil
 }

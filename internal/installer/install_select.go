@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/versions"
@@ -109,6 +110,7 @@ func (r *installRun) chooseVersion(ctx context.Context, c candidate, pe provider
 		return versions.Version{}, versions.ZeroVersionError{}
 	}
 	if c.locked && r.installedLocally(p, c.lockedVersion) {
+		r.warmQuery(ctx, p, pe)
 		return c.lockedVersion, nil
 	}
 	if err := ctx.Err(); err != nil {
@@ -125,6 +127,22 @@ func (r *installRun) chooseVersion(ctx context.Context, c candidate, pe provider
 		return versions.SelectLocked(available, c.lockedVersion)
 	}
 	return versions.SelectNewest(available, c.constraints)
+}
+
+// warmQueryTimeout bounds warmQuery.
+const warmQueryTimeout = 10 * time.Second
+
+// warmQuery asks for p's versions list when the lock file and an installed
+// package already decide, only for the registry's warnings: OpenTofu asks
+// on every init and shows them. Unlike OpenTofu, a failure here does not
+// stop init (the answer is not needed).
+func (r *installRun) warmQuery(ctx context.Context, p addrs.Provider, pe providerEvents) {
+	ctx, cancel := context.WithTimeout(ctx, warmQueryTimeout)
+	defer cancel()
+	_, warnings, err := r.in.Source.AvailableVersions(ctx, p)
+	if err == nil && len(warnings) > 0 {
+		pe.send(func(ev *Events) { ev.QueryWarnings(p, warnings) })
+	}
 }
 
 // installedLocally reports whether the locked version v of p is already

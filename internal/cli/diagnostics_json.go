@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"bufio"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcled"
+	"github.com/hashicorp/hcl/v2/hclparse"
+)
+
+// jsonDiagnostic is a diagnostic as OpenTofu's machine-readable UI shows
+// it, and the form both human renderings are produced from: the subject
+// range (empty ranges widened by one byte) and a snippet of source.
+type jsonDiagnostic struct {
+	Severity string       `json:"severity"`
+	Summary  string       `json:"summary"`
+	Detail   string       `json:"detail"`
+	Range    *jsonRange   `json:"range,omitempty"`
+	Snippet  *jsonSnippet `json:"snippet,omitempty"`
+}
+
+type jsonRange struct {
+	Filename string  `json:"filename"`
+	Start    jsonPos `json:"start"`
+	End      jsonPos `json:"end"`
+}
+
+type jsonPos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+// jsonSnippet is the source shown with a diagnostic: the lines overlapping
+// the subject widened by its context range (empty lines are not
+// included, as in OpenTofu), the enclosing block and the highlight's
+// offsets into Code.
+type jsonSnippet struct {
+	Context              *string    `json:"context"`
+	Code                 string     `json:"code"`
+	StartLine            int        `json:"start_line"`
+	HighlightStartOffset int        `json:"highlight_start_offset"`
+	HighlightEndOffset   int        `json:"highlight_end_offset"`
+	Values               []struct{} `json:"values"`
+}
+
+func newJSONDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File) *jsonDiagnostic {
+	out := &jsonDiagnostic{Severity: "warning", Summary: d.Summary, Detail: d.Detail}
+	if d.Severity == hcl.DiagError {
+		out.Severity = "error"
+	}
+	if d.Subject == nil {
+		return out
+	}
+	highlight := *d.Subject
+	if highlight.End == (hcl.Pos{}) {
+		highlight.End = highlight.Start
+	}
+	snippet := highlight
+	if d.Context != nil {
+		snippet = *d.Context
+	}
+	snippet = hcl.RangeOver(snippet, highlight)
+	if highlight.Empty() {
+		highlight.End.Byte++
+		highlight.End.Column++
+	}
+	if snippet.Empty() {
+		snippet.End.Byte++
+		snippet.End.Column++
+	}
+	out.Range = &jsonRange{
+		Filename: highlight.Filename,
+		Start:    jsonPos{highlight.Start.Line, highlight.Start.Column, highlight.Start.Byte},
+		End:      jsonPos{highlight.End.Line, highlight.End.Column, highlight.End.Byte},
+	}
+	out.Snippet = newJSONSnippet(snippet, highlight, files[snippet.Filename])
+	return out
+}
+
+func newJSONSnippet(snippet, highlight hcl.Range, file *hcl.File) *jsonSnippet {
+	if file == nil || file.Bytes == nil {
+		return nil
+	}
+	src := file.Bytes
+	s := &jsonSnippet{StartLine: snippet.Start.Line, Values: []struct{}{}}
+	if file.Nav == nil {
+		file = reparse(file, snippet.Filename)
+	}
+	if ctx := hcled.ContextString(file, highlight.Start.Byte-1); ctx != "" {
+		s.Context = &ctx
+	}
+	codeStart := 0
+	var code strings.Builder
+	sc := hcl.NewRangeScanner(src, highlight.Filename, bufio.ScanLines)
+	for sc.Scan() {
+		line := sc.Range()
+		if !line.Overlaps(snippet) {
+			continue
+		}
+		if codeStart == 0 && code.Len() == 0 {
+			codeStart = line.Start.Byte
+		}
+		code.Write(line.SliceBytes(src))
+		code.WriteByte('\n')
+	}
+	s.Code = strings.TrimSuffix(code.String(), "\n")
+	start := highlight.Start.Byte - codeStart
+	end := start + (highlight.End.Byte - highlight.Start.Byte)
+	s.HighlightStartOffset = max(0, min(start, len(s.Code)))
+	s.HighlightEndOffset = max(0, min(end, len(s.Code)))
+	return s
+}
+
+// reparse gives a file without navigation data (built by hand) the data
+// the enclosing-block lookup needs, when its bytes parse.
+func reparse(file *hcl.File, name string) *hcl.File {
+	p := hclparse.NewParser()
+	var f *hcl.File
+	if strings.HasSuffix(name, ".json") {
+		f, _ = p.ParseJSON(file.Bytes, name)
+	} else {
+		f, _ = p.ParseHCL(file.Bytes, name)
+	}
+	if f == nil {
+		return file
+	}
+	return f
+}
