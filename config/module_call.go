@@ -56,9 +56,13 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 	if attr, ok := content.Attributes["version"]; ok {
 		mc.VersionExpr = attr.Expr
 		mc.HasVersion = true
-		vc, _, vDiags := decodeVersionConstraint(attr, attr.Name)
-		diags = append(diags, vDiags...)
-		mc.Version = vc.Required
+		// A version that is not a constant is left to static evaluation
+		// (OpenTofu evaluates it with variables and locals in scope).
+		if isConstantExpr(attr.Expr) {
+			vc, _, vDiags := decodeVersionConstraint(attr, attr.Name)
+			diags = append(diags, vDiags...)
+			mc.Version = vc.Required
+		}
 	}
 	var counters []*hcl.Attribute
 	if attr, ok := content.Attributes["count"]; ok {
@@ -253,4 +257,24 @@ func countCombination(attrs []*hcl.Attribute, detail string) *hcl.Diagnostic {
 	}
 	rng := hcl.RangeBetween(first.NameRange, last.NameRange)
 	return errorDiag("Invalid combination of "+joined, fmt.Sprintf(detail, joined), &rng)
+}
+
+// isConstantExpr reports whether expr refers to nothing and calls no
+// function, so that it can be evaluated while decoding.
+func isConstantExpr(expr hcl.Expression) bool {
+	if len(expr.Variables()) > 0 {
+		return false
+	}
+	syn, ok := expr.(hclsyntax.Expression)
+	if !ok {
+		return true
+	}
+	calls := false
+	hclsyntax.VisitAll(syn, func(n hclsyntax.Node) hcl.Diagnostics {
+		if _, ok := n.(*hclsyntax.FunctionCallExpr); ok {
+			calls = true
+		}
+		return nil
+	})
+	return !calls
 }

@@ -72,10 +72,28 @@ func runProviders(m *Meta, args []string) int {
 		opts.statePath = defaultStatePath(m)
 	}
 
+	if files, _ := config.DiscoverFiles(config.OSFileSystem{}, ".", ""); len(files.Primary)+len(files.Override) == 0 {
+		abs, err := filepath.Abs(".")
+		if err != nil {
+			abs = "."
+		}
+		newDiagPrinter(m, nil).Print(hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "No configuration files",
+			Detail:   fmt.Sprintf("The directory %s contains no OpenTofu configuration files.", abs),
+		}})
+		return 1
+	}
 	res, diags := requirements.Load(".", requirements.Options{
 		Config:    []config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(opts.testsDir)},
 		StateFile: opts.statePath,
 	})
+	if !diags.HasErrors() {
+		// tofu providers loads the root module a second time for its
+		// encryption configuration and reports that load's warnings too.
+		_, encDiags := config.LoadDir(".", config.WithTofuVersion(m.TofuVersion), config.WithEncryptionOnly())
+		diags = append(diags, encDiags...)
+	}
 	diags = append(diags, remoteStateWarning(res.Tree)...)
 	if opts.json {
 		return printProvidersJSON(m, res, diags)
