@@ -88,15 +88,15 @@ func runProviders(m *Meta, args []string) int {
 		Config:    []config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(opts.testsDir)},
 		StateFile: opts.statePath,
 	})
+	diags = append(diags, remoteStateWarning(res.Tree)...)
+	if opts.json {
+		return printProvidersJSON(m, res, diags)
+	}
 	if !diags.HasErrors() {
 		// tofu providers loads the root module a second time for its
 		// encryption configuration and reports that load's warnings too.
 		_, encDiags := config.LoadDir(".", config.WithTofuVersion(m.TofuVersion), config.WithEncryptionOnly())
 		diags = append(diags, encDiags...)
-	}
-	diags = append(diags, remoteStateWarning(res.Tree)...)
-	if opts.json {
-		return printProvidersJSON(m, res, diags)
 	}
 	printer := newDiagPrinter(m, treeFiles(res.Tree))
 	if diags.HasErrors() {
