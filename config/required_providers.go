@@ -155,8 +155,9 @@ func (rp *RequiredProvider) decodeAliases(expr hcl.Expression) hcl.Diagnostics {
 		}
 		ref := ProviderConfigRef{Name: tr.RootName(), NameRange: tr[0].SourceRange()}
 		if len(tr) > 1 {
+			// As in OpenTofu, steps after NAME.ALIAS are ignored.
 			alias, ok := tr[1].(hcl.TraverseAttr)
-			if !ok || len(tr) > 2 {
+			if !ok {
 				diags = append(diags, errorDiag("Invalid configuration_aliases value", invalidAlias, expr.Range().Ptr()))
 				continue
 			}
