@@ -79,7 +79,7 @@ func (p *diagPrinter) writeSnippet(buf *bytes.Buffer, d *hcl.Diagnostic) {
 		buf.WriteString("  (source code not available)\n\n")
 		return
 	}
-	header := fmt.Sprintf("  on %s line %d", rng.Filename, rng.Start.Line)
+	header := fmt.Sprintf("  on %s line %d", rng.Filename, d.Subject.Start.Line)
 	// The enclosing block is looked up just before the subject; a subject
 	// at the very start of the file has none.
 	if offset := d.Subject.Start.Byte - 1; offset >= 0 {
