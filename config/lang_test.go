@@ -10,7 +10,8 @@ import (
 // what OpenTofu v1.12.6 reports for the same file (observed with
 // `tofu validate -json`: summary, detail and subject range, in order).
 // validate -json widens an empty range by one column when it prints it
-// (Missing required argument); the ranges here are the loader's.
+// (Missing required argument, empty traversals); the ranges here are the
+// loader's.
 func TestLanguageDiagnostics(t *testing.T) {
 	tests := []struct {
 		name string
@@ -274,6 +275,42 @@ func TestLanguageDiagnostics(t *testing.T) {
 			want: []expectedDiag{
 				{"error", `Invalid configuration_aliases value`, `Configuration aliases must be prefixed with the provider name. Expected "aws", but found "google".`, "a.tf:5,31-5,71"},
 				{"error", `Invalid expression`, `A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.`, "a.tf:5,63-5,70"},
+			},
+		},
+		{
+			name: "moved addresses",
+			file: "a.tf",
+			src:  "moved {\n  from = test.a\n  to   = module.b\n}\nmoved {\n  from = ephemeral.test.a\n  to   = ephemeral.test.b\n}\nmoved {\n  from = test.a[0].x\n  to   = test.b\n}\nmoved {\n  from = module.a[\"k\"].test.a[\"x\"]\n  to   = module.b.test.b\n}\nmoved {\n  from = module\n  to   = data\n}\nmoved {\n  from = test.a\n}\nmoved {\n  from = test.a.b.c\n  to   = \"test.b\"\n}\n",
+			want: []expectedDiag{
+				{"error", `Invalid "moved" addresses`, `The "from" and "to" addresses must either both refer to resources or both refer to modules.`, "a.tf:1,1-1,6"},
+				{"error", `Invalid "moved" address`, `The resource referenced by the "from" attribute is not allowed to be moved.`, "a.tf:5,1-5,6"},
+				{"error", `Invalid "moved" address`, `The resource referenced by the "to" attribute is not allowed to be moved.`, "a.tf:5,1-5,6"},
+				{"error", `Invalid address`, `Unexpected extra operators after address.`, "a.tf:10,19-10,21"},
+				{"error", `Invalid "moved" address`, `The resource referenced by the "from" attribute is not allowed to be moved.`, "a.tf:9,1-9,6"},
+				{"error", `Invalid address operator`, `Prefix "module." must be followed by a module name.`, "a.tf:18,10-18,16"},
+				{"error", `Invalid address`, `Resource specification must include a resource type and name.`, ":0,0-0,0"},
+				{"error", `Invalid "moved" address`, `The resource referenced by the "from" attribute is not allowed to be moved.`, "a.tf:17,1-17,6"},
+				{"error", `Invalid "moved" address`, `The resource referenced by the "to" attribute is not allowed to be moved.`, "a.tf:17,1-17,6"},
+				{"error", `Missing required argument`, `The argument "to" is required, but no definition was found.`, "a.tf:21,7-21,7"},
+				{"error", `Invalid "moved" address`, `The resource referenced by the "to" attribute is not allowed to be moved.`, "a.tf:21,1-21,6"},
+				{"error", `Invalid address`, `Unexpected extra operators after address.`, "a.tf:25,18-25,20"},
+				{"error", `Invalid expression`, `A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.`, "a.tf:26,10-26,18"},
+				{"error", `Invalid "moved" address`, `The resource referenced by the "from" attribute is not allowed to be moved.`, "a.tf:24,1-24,6"},
+				{"error", `Invalid "moved" address`, `The resource referenced by the "to" attribute is not allowed to be moved.`, "a.tf:24,1-24,6"},
+			},
+		},
+		{
+			name: "removed addresses",
+			file: "a.tf",
+			src:  "removed {\n  from = data.test.a\n  lifecycle {\n    destroy = false\n  }\n}\nremoved {\n  from = ephemeral.test.a\n  lifecycle {\n    destroy = false\n  }\n}\nremoved {\n  from = module.a[0]\n  lifecycle {\n    destroy = false\n  }\n}\nremoved {\n  from = test.a[0]\n  lifecycle {\n    destroy = false\n  }\n}\nremoved {\n  from = module.m\n  provisioner \"local-exec\" {\n    when    = destroy\n    command = \"x\"\n  }\n  lifecycle {\n    destroy = true\n  }\n  lifecycle {}\n}\nremoved {\n  from = test.x\n}\n",
+			want: []expectedDiag{
+				{"error", `Data source address is not allowed`, `Data sources cannot be destroyed, and therefore, 'removed' blocks are not allowed to target them. To remove data sources from the state, you should remove the data source block from the configuration.`, "a.tf:2,10-2,21"},
+				{"error", `Ephemeral resource address is not allowed`, `Ephemeral resources cannot be destroyed, and therefore, 'removed' blocks are not allowed to target them. To remove ephemeral resources from the state, you should remove the ephemeral resource block from the configuration.`, "a.tf:8,10-8,26"},
+				{"error", `Module instance address with keys is not allowed`, `Module address cannot be a module instance (e.g. "module.a[0]"), it must be a module instead (e.g. "module.a").`, "a.tf:14,18-14,21"},
+				{"error", `Resource instance address with keys is not allowed`, `Resource address cannot be a resource instance (e.g. "null_resource.a[0]"), it must be a resource instead (e.g. "null_resource.a").`, "a.tf:20,16-20,19"},
+				{"error", `Invalid "removed" block`, `"removed" blocks containing "provisioner"s can only target resources. Found one block that is targeting a module`, "a.tf:25,1-25,8"},
+				{"error", `Duplicate lifecycle block`, `The removed block already has a lifecycle block at a.tf:31,3-12.`, "a.tf:34,3-34,12"},
+				{"warning", `Missing lifecycle from the removed block`, `It is recommended for each 'removed' block configured to have also the 'lifecycle' block defined. By not specifying if the resource should be destroyed or not, could lead to unwanted behavior.`, "a.tf:36,1-36,8"},
 			},
 		},
 		{
