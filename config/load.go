@@ -16,9 +16,6 @@ type options struct {
 	testsDir    string
 	tofuVersion string
 	parallelism int
-	// encryptionOnly keeps only variables, locals and encryption when
-	// building the module (OpenTofu's SelectiveLoadEncryption).
-	encryptionOnly bool
 }
 
 // WithFileSystem reads files through fsys instead of the operating system.
@@ -37,14 +34,6 @@ func WithTofuVersion(v string) Option { return func(o *options) { o.tofuVersion 
 // GOMAXPROCS).
 func WithParallelism(n int) Option { return func(o *options) { o.parallelism = n } }
 
-// WithEncryptionOnly loads the directory as OpenTofu does when it looks for
-// the encryption configuration only: every file is still parsed and decoded
-// (so every per-file diagnostic is reported), but the module is built from
-// variables, locals and encryption blocks alone, and no test files are
-// read. OpenTofu's commands (providers, for one) do this after a successful
-// full load, which is why they report a root module's warnings twice.
-func WithEncryptionOnly() Option { return func(o *options) { o.encryptionOnly = true } }
-
 func newOptions(opts []Option) options {
 	o := options{fsys: OSFileSystem{}, tofuVersion: DefaultTofuVersion, parallelism: runtime.GOMAXPROCS(0)}
 	for _, opt := range opts {
@@ -62,9 +51,6 @@ func newOptions(opts []Option) options {
 // diagnostic, in OpenTofu's order.
 func LoadDir(dir string, opts ...Option) (*Module, hcl.Diagnostics) {
 	o := newOptions(opts)
-	if o.encryptionOnly {
-		o.testsDir = ""
-	}
 	files, diags := DiscoverFiles(o.fsys, dir, o.testsDir)
 	m := newModule(dir)
 	m.Files = files
@@ -82,11 +68,7 @@ func LoadDir(dir string, opts ...Option) (*Module, hcl.Diagnostics) {
 			}
 		}
 	}
-	primary, overrides := decoded[:len(files.Primary)], decoded[len(files.Primary):]
-	if o.encryptionOnly {
-		primary, overrides = encryptionOnly(primary), encryptionOnly(overrides)
-	}
-	diags = append(diags, m.assemble(primary, overrides)...)
+	diags = append(diags, m.assemble(decoded[:len(files.Primary)], decoded[len(files.Primary):])...)
 	if len(files.Tests) > 0 {
 		tests, testDiags := loadTestFiles(o, files)
 		m.Tests = tests
@@ -163,17 +145,4 @@ func parseAndDecode(name string, src []byte, override bool, tofuVersion string) 
 	file.HCL = hf
 	file.Diagnostics = append(parseDiags, file.Diagnostics...)
 	return file
-}
-
-// encryptionOnly copies files keeping what an encryption-only load uses.
-func encryptionOnly(files []*File) []*File {
-	out := make([]*File, len(files))
-	for i, f := range files {
-		out[i] = &File{
-			Name: f.Name, Override: f.Override, HCL: f.HCL, Index: f.Index,
-			Variables: f.Variables, Locals: f.Locals, LocalsBlocks: f.LocalsBlocks,
-			Encryptions: f.Encryptions,
-		}
-	}
-	return out
 }

@@ -92,11 +92,10 @@ func runProviders(m *Meta, args []string) int {
 	if opts.json {
 		return printProvidersJSON(m, res, diags)
 	}
-	if !diags.HasErrors() {
+	if !diags.HasErrors() && res.Tree != nil {
 		// tofu providers loads the root module a second time for its
 		// encryption configuration and reports that load's warnings too.
-		_, encDiags := config.LoadDir(".", config.WithTofuVersion(m.TofuVersion), config.WithEncryptionOnly())
-		diags = append(diags, encDiags...)
+		diags = append(diags, res.Tree.Module.FileDiagnostics()...)
 	}
 	printer := newDiagPrinter(m, treeFiles(res.Tree))
 	if diags.HasErrors() {
