@@ -29,7 +29,8 @@ func decodeCheckRuleBlock(block *hcl.Block, override bool) (*CheckRule, hcl.Diag
 	}
 	if attr, ok := content.Attributes["condition"]; ok {
 		cr.Condition = attr.Expr
-		if len(cr.Condition.Variables()) == 0 {
+		cr.conditionRefs = attr.Expr.Variables()
+		if len(cr.conditionRefs) == 0 {
 			diags = append(diags, errorDiag(fmt.Sprintf("Invalid %s expression", block.Type), "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.", cr.Condition.Range().Ptr()))
 		}
 	}
@@ -43,13 +44,16 @@ func decodeCheckRuleBlock(block *hcl.Block, override bool) (*CheckRule, hcl.Diag
 // resource itself (it can use self instead).
 func (cr *CheckRule) selfReferences(blockType string, addr resourceAddr) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, expr := range []hcl.Expression{cr.Condition, cr.ErrorMessage} {
+	for i, expr := range []hcl.Expression{cr.Condition, cr.ErrorMessage} {
 		if expr == nil {
 			continue
 		}
-		refs, _ := referencesIn(expr)
-		for _, ref := range refs {
-			if (ref.Kind == refResource || ref.Kind == refResourceInstance) && ref.Resource == addr {
+		trs := cr.conditionRefs
+		if i == 1 {
+			trs = expr.Variables()
+		}
+		for _, tr := range trs {
+			if ref, _ := parseReference(tr); (ref.Kind == refResource || ref.Kind == refResourceInstance) && ref.Resource == addr {
 				diags = append(diags, errorDiag("Invalid reference in "+blockType, fmt.Sprintf("Configuration for %s may not refer to itself.", addr), expr.Range().Ptr()))
 				break
 			}

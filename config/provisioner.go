@@ -140,7 +140,7 @@ func decodeReplaceTriggeredBy(expr hcl.Expression) ([]hcl.Expression, hcl.Diagno
 			if refDiags.HasErrors() {
 				refErr = true
 			}
-			if ref == nil {
+			if ref.Kind == refInvalid {
 				continue
 			}
 			switch {

@@ -14,7 +14,8 @@ import (
 type refKind int
 
 const (
-	refOther refKind = iota
+	refInvalid refKind = iota
+	refOther
 	refResource
 	refResourceInstance
 	refCount
@@ -52,8 +53,8 @@ func invalidRef(detail string, rng hcl.Range) hcl.Diagnostics {
 }
 
 // parseReference interprets a traversal found in an expression as OpenTofu
-// does. A nil reference comes with error diagnostics.
-func parseReference(tr hcl.Traversal) (*reference, hcl.Diagnostics) {
+// does. An invalid reference (Kind refInvalid) comes with error diagnostics.
+func parseReference(tr hcl.Traversal) (reference, hcl.Diagnostics) {
 	root := tr.RootName()
 	rootRange := tr[0].SourceRange()
 	switch root {
@@ -72,34 +73,34 @@ func parseReference(tr hcl.Traversal) (*reference, hcl.Diagnostics) {
 				"ephemeral": `The "ephemeral" object must be followed by two attribute names: the ephemeral resource type and its name.`,
 				"resource":  `The "resource" object must be followed by two attribute names: the resource type and the resource name.`,
 			}[root]
-			return nil, invalidRef(detail, tr.SourceRange())
+			return reference{}, invalidRef(detail, tr.SourceRange())
 		}
 		mode := map[string]ResourceMode{"data": DataResourceMode, "ephemeral": EphemeralResourceMode, "resource": ManagedResourceMode}[root]
 		return resourceRef(mode, tr[1:])
 	case "module":
 		return moduleRef(tr)
 	case "self":
-		return &reference{Kind: refOther}, nil
+		return reference{Kind: refOther}, nil
 	case "template", "lazy", "arg":
-		return nil, hcl.Diagnostics{errorDiag("Reserved symbol name", fmt.Sprintf("The symbol name %q is reserved for use in a future OpenTofu version. If you are using a provider that already uses this as a resource type name, add the prefix \"resource.\" to force interpretation as a resource type name.", root), &rootRange)}
+		return reference{}, hcl.Diagnostics{errorDiag("Reserved symbol name", fmt.Sprintf("The symbol name %q is reserved for use in a future OpenTofu version. If you are using a provider that already uses this as a resource type name, add the prefix \"resource.\" to force interpretation as a resource type name.", root), &rootRange)}
 	}
 	return resourceRef(ManagedResourceMode, tr)
 }
 
-func singleAttrRef(tr hcl.Traversal, kind refKind) (*reference, hcl.Diagnostics) {
+func singleAttrRef(tr hcl.Traversal, kind refKind) (reference, hcl.Diagnostics) {
 	root := tr.RootName()
 	if len(tr) < 2 {
-		return &reference{Kind: kind}, invalidRef(fmt.Sprintf("The %q object cannot be accessed directly. Instead, access one of its attributes.", root), tr[0].SourceRange())
+		return reference{Kind: kind}, invalidRef(fmt.Sprintf("The %q object cannot be accessed directly. Instead, access one of its attributes.", root), tr[0].SourceRange())
 	}
 	if attr, ok := tr[1].(hcl.TraverseAttr); ok {
-		return &reference{Kind: kind, Name: attr.Name}, nil
+		return reference{Kind: kind, Name: attr.Name}, nil
 	}
-	return &reference{Kind: kind}, invalidRef(fmt.Sprintf("The %q object does not support this operation.", root), tr[1].SourceRange())
+	return reference{Kind: kind}, invalidRef(fmt.Sprintf("The %q object does not support this operation.", root), tr[1].SourceRange())
 }
 
-func resourceRef(mode ResourceMode, tr hcl.Traversal) (*reference, hcl.Diagnostics) {
+func resourceRef(mode ResourceMode, tr hcl.Traversal) (reference, hcl.Diagnostics) {
 	if len(tr) < 2 {
-		return nil, invalidRef("A reference to a resource type must be followed by at least one attribute access, specifying the resource name.", hcl.RangeBetween(tr[0].SourceRange(), tr[len(tr)-1].SourceRange()))
+		return reference{}, invalidRef("A reference to a resource type must be followed by at least one attribute access, specifying the resource name.", hcl.RangeBetween(tr[0].SourceRange(), tr[len(tr)-1].SourceRange()))
 	}
 	var typeName string
 	switch st := tr[0].(type) {
@@ -108,7 +109,7 @@ func resourceRef(mode ResourceMode, tr hcl.Traversal) (*reference, hcl.Diagnosti
 	case hcl.TraverseAttr:
 		typeName = st.Name
 	default:
-		return nil, invalidRef(`The "data" object does not support this operation.`, tr[0].SourceRange())
+		return reference{}, invalidRef(`The "data" object does not support this operation.`, tr[0].SourceRange())
 	}
 	attr, ok := tr[1].(hcl.TraverseAttr)
 	if !ok {
@@ -119,25 +120,25 @@ func resourceRef(mode ResourceMode, tr hcl.Traversal) (*reference, hcl.Diagnosti
 		case EphemeralResourceMode:
 			what = "an ephemeral resource"
 		}
-		return nil, invalidRef(fmt.Sprintf("A reference to %s must be followed by at least one attribute access, specifying the resource name.", what), tr[1].SourceRange())
+		return reference{}, invalidRef(fmt.Sprintf("A reference to %s must be followed by at least one attribute access, specifying the resource name.", what), tr[1].SourceRange())
 	}
-	ref := &reference{Kind: refResource, Resource: resourceAddr{Mode: mode, Type: typeName, Name: attr.Name}}
+	ref := reference{Kind: refResource, Resource: resourceAddr{Mode: mode, Type: typeName, Name: attr.Name}}
 	if len(tr) == 2 {
 		return ref, nil
 	}
 	ref.Kind = refResourceInstance
 	if idx, ok := tr[2].(hcl.TraverseIndex); ok {
 		if err := checkInstanceKey(idx.Key); err != nil {
-			return nil, hcl.Diagnostics{errorDiag("Invalid index key", fmt.Sprintf("Invalid index for resource instance: %s.", err), &idx.SrcRange)}
+			return reference{}, hcl.Diagnostics{errorDiag("Invalid index key", fmt.Sprintf("Invalid index for resource instance: %s.", err), &idx.SrcRange)}
 		}
 	}
 	return ref, nil
 }
 
-func moduleRef(tr hcl.Traversal) (*reference, hcl.Diagnostics) {
+func moduleRef(tr hcl.Traversal) (reference, hcl.Diagnostics) {
 	ref, diags := singleAttrRef(tr, refOther)
 	if diags.HasErrors() {
-		return nil, diags
+		return reference{}, diags
 	}
 	remain := tr[2:]
 	if len(remain) == 0 {
@@ -145,7 +146,7 @@ func moduleRef(tr hcl.Traversal) (*reference, hcl.Diagnostics) {
 	}
 	if idx, ok := remain[0].(hcl.TraverseIndex); ok {
 		if err := checkInstanceKey(idx.Key); err != nil {
-			return nil, hcl.Diagnostics{errorDiag("Invalid index key", fmt.Sprintf("Invalid index for module instance: %s.", err), &idx.SrcRange)}
+			return reference{}, hcl.Diagnostics{errorDiag("Invalid index key", fmt.Sprintf("Invalid index for module instance: %s.", err), &idx.SrcRange)}
 		}
 		remain = remain[1:]
 		if len(remain) == 0 {
@@ -155,7 +156,7 @@ func moduleRef(tr hcl.Traversal) (*reference, hcl.Diagnostics) {
 	if _, ok := remain[0].(hcl.TraverseAttr); ok {
 		return ref, nil
 	}
-	return nil, invalidRef("Module instance objects do not support this operation.", remain[0].SourceRange())
+	return reference{}, invalidRef("Module instance objects do not support this operation.", remain[0].SourceRange())
 }
 
 // checkInstanceKey is OpenTofu's ParseInstanceKey: a string, or a whole
@@ -174,22 +175,4 @@ func checkInstanceKey(key cty.Value) error {
 		return fmt.Errorf("value must be a whole number, between %d and %d", math.MinInt64, math.MaxInt64)
 	}
 	return fmt.Errorf("either a string or an integer is required")
-}
-
-// referencesIn parses every reference in expr; invalid ones are left out
-// and reported.
-func referencesIn(expr hcl.Expression) ([]*reference, hcl.Diagnostics) {
-	if expr == nil {
-		return nil, nil
-	}
-	var refs []*reference
-	var diags hcl.Diagnostics
-	for _, tr := range expr.Variables() {
-		ref, d := parseReference(tr)
-		diags = append(diags, d...)
-		if ref != nil {
-			refs = append(refs, ref)
-		}
-	}
-	return refs, diags
 }

@@ -82,6 +82,9 @@ type CheckRule struct {
 	Condition    hcl.Expression
 	ErrorMessage hcl.Expression
 	DeclRange    hcl.Range
+
+	// conditionRefs are the condition's traversals, found once.
+	conditionRefs []hcl.Traversal
 }
 
 // PassedProviderConfig is one entry of a module call's providers map.

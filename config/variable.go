@@ -180,7 +180,7 @@ func decodeVariableValidationBlock(name string, block *hcl.Block, override bool)
 	if cr.Condition == nil {
 		return cr, diags
 	}
-	for _, tr := range cr.Condition.Variables() {
+	for _, tr := range cr.conditionRefs {
 		if ref, refDiags := parseReference(tr); !refDiags.HasErrors() && ref.Kind == refVariable && ref.Name == name {
 			return cr, diags
 		}
