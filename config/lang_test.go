@@ -314,6 +314,40 @@ func TestLanguageDiagnostics(t *testing.T) {
 			},
 		},
 		{
+			name: "encryption block",
+			file: "a.tf",
+			src:  "terraform {\n  encryption {\n    key_provider \"pbkdf2\" \"k\" {\n      passphrase = \"x\"\n    }\n    key_provider \"pbkdf2\" \"k\" {}\n    method \"aes_gcm\" \"bad name\" {}\n    state {\n      enforced = \"maybe\"\n    }\n    unknown = 1\n  }\n}\n",
+			want: []expectedDiag{
+				{"error", `Unsupported argument`, `An argument named "unknown" is not expected here.`, "a.tf:11,5-11,12"},
+				{"error", `Unsuitable value type`, `Unsuitable value: a bool is required`, "a.tf:9,19-9,24"},
+			},
+		},
+		{
+			name: "encryption duplicates",
+			file: "a.tf",
+			src:  "terraform {\n  encryption {\n    key_provider \"pbkdf2\" \"k\" {}\n    key_provider \"pbkdf2\" \"k\" {}\n    method \"aes_gcm\" \"m\" {}\n    method \"aes_gcm\" \"m\" {}\n    remote_state_data_sources {\n      remote_state_data_source \"a\" {}\n      remote_state_data_source \"a\" {}\n    }\n  }\n}\n",
+			want: []expectedDiag{
+				{"error", `Duplicate key_provider`, `Found multiple instances of key_provider.pbkdf2.k`, "a.tf:2,3-2,13"},
+				{"error", `Duplicate key_provider`, `Found multiple instances of key_provider.pbkdf2.k`, "a.tf:2,3-2,13"},
+				{"error", `Duplicate method`, `Found multiple instances of method.aes_gcm.m`, "a.tf:2,3-2,13"},
+				{"error", `Duplicate method`, `Found multiple instances of method.aes_gcm.m`, "a.tf:2,3-2,13"},
+				{"error", `Duplicate remote_data_source`, `Found multiple instances of remote_data_source.a`, "a.tf:2,3-2,13"},
+				{"error", `Duplicate remote_data_source`, `Found multiple instances of remote_data_source.a`, "a.tf:2,3-2,13"},
+			},
+		},
+		{
+			name: "module providers and name",
+			file: "a.tf",
+			src:  "module \"bad name\" {\n  source = \"./m\"\n  providers = {\n    aws     = aws.a\n    aws     = aws.b\n    \"aws.x\" = aws\n  }\n  nope = 1\n  lifecycle {\n    nope = 1\n  }\n  locals {}\n}\n",
+			want: []expectedDiag{
+				{"error", `Invalid module instance name`, `A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.`, "a.tf:1,8-1,18"},
+				{"error", `Duplicate provider address`, `A provider configuration was already passed to aws at a.tf:4,5-20. Each child provider configuration can be assigned only once.`, "a.tf:5,15-5,20"},
+				{"warning", `Quoted references are deprecated`, `In this context, references are expected literally rather than in quotes. OpenTofu 0.11 and earlier required quotes, but quoted references are now deprecated and will be removed in a future version of OpenTofu. Remove the quotes surrounding this reference to silence this warning.`, "a.tf:6,5-6,12"},
+				{"error", `Unsupported argument`, `An argument named "nope" is not expected here.`, "a.tf:10,5-10,9"},
+				{"error", `Reserved block type name in module block`, `The block type name "locals" is reserved for use by OpenTofu in a future version.`, "a.tf:12,3-12,9"},
+			},
+		},
+		{
 			name: "json legacy types and quoted refs",
 			file: "a.tf.json",
 			src:  "{\n  \"variable\": {\n    \"a\": {\"type\": \"list\"},\n    \"b\": {\"type\": \"map\"},\n    \"c\": {\"type\": \"string\"},\n    \"d\": {\"type\": \"list(string)\"}\n  },\n  \"resource\": {\n    \"null_resource\": {\n      \"r\": {\n        \"depends_on\": [\"null_resource.s\"],\n        \"provider\": \"null.x\",\n        \"lifecycle\": {\"replace_triggered_by\": [\"null_resource.s.id\", \"var.x\"]}\n      }\n    }\n  }\n}\n",

@@ -36,15 +36,15 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 		DeclRange: block.DefRange,
 		Syntax:    newSyntaxBlock(block, moduleShape),
 	}
-	if !hclsyntax.ValidIdentifier(mc.Name) {
-		diags = append(diags, errorDiag("Invalid module instance name", badIdentifierDetail, &block.LabelRanges[0]))
-	}
 	schema := moduleBlockSchema
 	if override {
 		schema = schemaForOverrides(schema)
 	}
 	content, _, moreDiags := block.Body.PartialContent(schema)
 	diags = append(diags, moreDiags...)
+	if !hclsyntax.ValidIdentifier(mc.Name) {
+		diags = append(diags, errorDiag("Invalid module instance name", badIdentifierDetail, &block.LabelRanges[0]))
+	}
 	if content == nil {
 		return mc, diags
 	}
@@ -118,6 +118,7 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 func decodePassedProviderConfigs(attr *hcl.Attribute) ([]PassedProviderConfig, hcl.Diagnostics) {
 	pairs, diags := hcl.ExprMap(attr.Expr)
 	var ret []PassedProviderConfig
+	seen := map[string]hcl.Range{}
 	for _, pair := range pairs {
 		key, keyDiags := decodeProviderConfigRef(pair.Key, "providers")
 		diags = append(diags, keyDiags...)
@@ -126,6 +127,11 @@ func decodePassedProviderConfigs(attr *hcl.Attribute) ([]PassedProviderConfig, h
 		if keyDiags.HasErrors() || valueDiags.HasErrors() {
 			continue
 		}
+		if prev, ok := seen[key.String()]; ok {
+			diags = append(diags, errorDiag("Duplicate provider address", fmt.Sprintf("A provider configuration was already passed to %s at %s. Each child provider configuration can be assigned only once.", key.String(), prev), pair.Value.Range().Ptr()))
+			continue
+		}
+		seen[key.String()] = hcl.RangeBetween(pair.Key.Range(), pair.Value.Range())
 		ret = append(ret, PassedProviderConfig{InChild: key, InParent: value})
 	}
 	return ret, diags

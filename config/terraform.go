@@ -57,10 +57,11 @@ func (file *File) decodeTerraformBlock(block *hcl.Block) hcl.Diagnostics {
 				file.ProviderMetas = append(file.ProviderMetas, pm)
 			}
 		case "encryption":
-			file.Encryptions = append(file.Encryptions, &Encryption{
-				DeclRange: inner.DefRange,
-				Syntax:    newSyntaxBlock(inner, encryptionShape),
-			})
+			enc, encDiags := decodeEncryptionBlock(inner)
+			diags = append(diags, encDiags...)
+			if enc != nil {
+				file.Encryptions = append(file.Encryptions, enc)
+			}
 		}
 	}
 	return diags
