@@ -39,8 +39,8 @@ func TestDiagnosticCatalogue(t *testing.T) {
 		{
 			name: "C47 check-nested data duplicate drops the check, C48 duplicate check",
 			files: map[string]string{
-				"a.tf": "data \"http\" \"h\" {}\ncheck \"c\" {\n  data \"http\" \"h\" {}\n  assert {\n    condition = true\n    error_message = \"x\"\n  }\n}\ncheck \"d\" {\n  assert {\n    condition = true\n    error_message = \"x\"\n  }\n}\n",
-				"b.tf": "check \"d\" {\n  assert {\n    condition = true\n    error_message = \"y\"\n  }\n}\n",
+				"a.tf": "data \"http\" \"h\" {}\ncheck \"c\" {\n  data \"http\" \"h\" {}\n  assert {\n    condition = var.ok\n    error_message = \"x\"\n  }\n}\ncheck \"d\" {\n  assert {\n    condition = var.ok\n    error_message = \"x\"\n  }\n}\n",
+				"b.tf": "check \"d\" {\n  assert {\n    condition = var.ok\n    error_message = \"y\"\n  }\n}\n",
 			},
 			want: []expectedDiag{
 				{"error", `Duplicate data "http" configuration`, `A http data resource named "h" was already declared at a.tf:1,1-16. Resource names must be unique per type in each module, including within check blocks.`, "a.tf:3,3-3,18"},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
 )
 
 var checkBlockSchema = &hcl.BodySchema{
@@ -15,13 +16,11 @@ var checkBlockSchema = &hcl.BodySchema{
 }
 
 func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
-	var diags hcl.Diagnostics
 	c := &Check{Name: block.Labels[0], DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, checkShape)}
+	content, diags := bodyContent(block.Body, checkBlockSchema)
 	if !hclsyntax.ValidIdentifier(c.Name) {
 		diags = append(diags, errorDiag("Invalid check block name", badIdentifierDetail, &block.LabelRanges[0]))
 	}
-	content, moreDiags := bodyContent(block.Body, checkBlockSchema)
-	diags = append(diags, moreDiags...)
 	if content == nil {
 		return c, diags
 	}
@@ -34,6 +33,9 @@ func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
 			}
 			r, rDiags := decodeResource(b, DataResourceMode, false, true)
 			diags = append(diags, rDiags...)
+			if rDiags.HasErrors() {
+				continue
+			}
 			r.Container = c.Name
 			// Share the nested block between the check and the data source so
 			// a data override shows inside the check.
@@ -44,9 +46,11 @@ func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
 			}
 			c.DataResource = r
 		case "assert":
-			cr, crDiags := decodeCheckRuleBlock(b)
+			cr, crDiags := decodeCheckRuleBlock(b, false)
 			diags = append(diags, crDiags...)
-			c.Asserts = append(c.Asserts, cr)
+			if !crDiags.HasErrors() {
+				c.Asserts = append(c.Asserts, cr)
+			}
 		}
 	}
 	if len(c.Asserts) == 0 {
@@ -71,35 +75,76 @@ func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 	if content == nil {
 		return imp, diags
 	}
-	if attr, ok := content.Attributes["id"]; ok {
-		imp.ID = attr.Expr
+	idAttr, hasID := content.Attributes["id"]
+	identityAttr, hasIdentity := content.Attributes["identity"]
+	if hasID {
+		imp.ID = idAttr.Expr
 	}
-	if attr, ok := content.Attributes["identity"]; ok {
-		imp.Identity = attr.Expr
+	if hasIdentity {
+		imp.Identity = identityAttr.Expr
 	}
-	if attr, ok := content.Attributes["for_each"]; ok {
-		imp.ForEach = attr.Expr
+	var inModule bool
+	if attr, ok := content.Attributes["to"]; ok {
+		to := attr.Expr
+		if hcljson.IsJSONExpression(to) {
+			native, convDiags := jsonExprAsNative(to)
+			diags = append(diags, convDiags...)
+			if diags.HasErrors() {
+				return imp, diags
+			}
+			to = native
+		}
+		imp.To = to
+		tr, trDiags := importToTraversal(to)
+		diags = append(diags, trDiags...)
+		if trDiags.HasErrors() {
+			return imp, diags
+		}
+		inModule = tr.RootName() == "module"
+		typ, static := importTarget(tr)
+		imp.ToType = typ
+		if abs, absDiags := hcl.AbsTraversalForExpr(to); !absDiags.HasErrors() && static {
+			imp.ResolvedTo = traversalString(abs)
+		}
 	}
 	if attr, ok := content.Attributes["provider"]; ok {
+		if inModule {
+			diags = append(diags, errorDiag("Invalid import provider argument", "The provider argument can only be specified in import blocks that will generate configuration.\n\nUse the providers argument within the module block to configure providers for all resources within a module, including imported resources.", attr.Range.Ptr()))
+		}
 		ref, refDiags := decodeProviderConfigRef(attr.Expr, "provider")
 		diags = append(diags, refDiags...)
 		imp.ProviderConfigRef = ref
 	}
-	if attr, ok := content.Attributes["to"]; ok {
-		imp.To = attr.Expr
-		expr, _ := shimTraversalInString(attr.Expr)
-		tr, trDiags := hcl.AbsTraversalForExpr(expr)
-		if !trDiags.HasErrors() {
-			typ, static := importTarget(tr)
-			imp.ToType = typ
-			if static && imp.ForEach == nil {
-				imp.ResolvedTo = traversalString(tr)
-			}
-		} else if typ := importTargetFromExpr(attr.Expr); typ != "" {
-			imp.ToType = typ
+	if attr, ok := content.Attributes["for_each"]; ok {
+		imp.ForEach = attr.Expr
+		imp.ResolvedTo = ""
+	}
+	if !hasID && !hasIdentity {
+		diags = append(diags, errorDiag("Missing required import argument", "One of 'id' or 'identity' must be specified in an import block to identify the resource instance to import.", block.DefRange.Ptr()))
+	}
+	if hasID && hasIdentity {
+		first, last := idAttr.Range, identityAttr.Range
+		if last.Start.Byte < first.Start.Byte {
+			first, last = last, first
 		}
+		diags = append(diags, errorDiag("Conflicting import arguments", "Only one of 'id' or 'identity' can be specified in an import block. 'id' identifies the resource instance by its ID, while 'identity' identifies the resource instance by its Resource Identity. Choose one method to identify the resource instance to import.", hcl.RangeBetween(first, last).Ptr()))
 	}
 	return imp, diags
+}
+
+// importToTraversal is the static part of an import target: the traversal
+// with dynamic index keys dropped.
+func importToTraversal(expr hcl.Expression) (hcl.Traversal, hcl.Diagnostics) {
+	switch e := expr.(type) {
+	case *hclsyntax.IndexExpr:
+		return importToTraversal(e.Collection)
+	case *hclsyntax.RelativeTraversalExpr:
+		tr, diags := importToTraversal(e.Source)
+		return append(tr, e.Traversal...), diags
+	case *hclsyntax.ScopeTraversalExpr:
+		return append(hcl.Traversal{}, e.Traversal...), nil
+	}
+	return nil, hcl.Diagnostics{errorDiag("Invalid import address expression", "Import address must be a reference to a resource's address, and only allows for indexing with dynamic keys. For example: module.my_module[expression1].aws_s3_bucket.my_buckets[expression2] for resources inside of modules, or simply aws_s3_bucket.my_bucket for a resource in the root module", expr.Range().Ptr())}
 }
 
 // importTarget finds the resource type in an import target traversal
@@ -125,76 +170,4 @@ func importTarget(tr hcl.Traversal) (string, bool) {
 		return "", false
 	}
 	return names[i], true
-}
-
-// importTargetFromExpr handles targets with dynamic keys.
-func importTargetFromExpr(expr hcl.Expression) string {
-	for _, tr := range expr.Variables() {
-		if typ, _ := importTarget(tr); typ != "" {
-			return typ
-		}
-	}
-	return ""
-}
-
-var movedBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "from", Required: true},
-		{Name: "to", Required: true},
-	},
-}
-
-func decodeMovedBlock(block *hcl.Block) (*Moved, hcl.Diagnostics) {
-	m := &Moved{DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, movedShape)}
-	content, diags := bodyContent(block.Body, movedBlockSchema)
-	if content == nil {
-		return m, diags
-	}
-	if attr, ok := content.Attributes["from"]; ok {
-		m.From = attr.Expr
-	}
-	if attr, ok := content.Attributes["to"]; ok {
-		m.To = attr.Expr
-	}
-	return m, diags
-}
-
-var removedBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}},
-	Blocks: []hcl.BlockHeaderSchema{
-		{Type: "lifecycle"},
-		{Type: "provisioner", LabelNames: []string{"type"}},
-	},
-}
-
-func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
-	r := &Removed{DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, removedShape)}
-	content, diags := bodyContent(block.Body, removedBlockSchema)
-	if content == nil {
-		return r, diags
-	}
-	if attr, ok := content.Attributes["from"]; ok {
-		r.From = attr.Expr
-	}
-	seenLifecycle := false
-	for _, b := range content.Blocks {
-		switch b.Type {
-		case "lifecycle":
-			seenLifecycle = true
-			lc, lcDiags := bodyContent(b.Body, &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "destroy"}}})
-			diags = append(diags, lcDiags...)
-			if lc != nil {
-				if attr, ok := lc.Attributes["destroy"]; ok {
-					r.Destroy = attr.Expr
-				}
-			}
-		case "provisioner":
-			_, pvDiags := decodeProvisionerBlock(b)
-			diags = append(diags, pvDiags...)
-		}
-	}
-	if !seenLifecycle {
-		diags = append(diags, warningDiag("Missing lifecycle from the removed block", "It is recommended for each 'removed' block configured to have also the 'lifecycle' block defined. By not specifying if the resource should be destroyed or not, could lead to unwanted behavior.", block.DefRange.Ptr()))
-	}
-	return r, diags
 }

@@ -191,3 +191,23 @@ func (m *Module) setRequiredProvider(e *RequiredProvider, overrideFile string) {
 	}
 	rps.RequiredProviders[e.Name] = e
 }
+
+// FileDiagnostics returns the parse and decode diagnostics of the module's
+// primary and override files, in load order, without the module-level ones
+// (duplicates, overrides, static evaluation).
+//
+// OpenTofu's commands load the root module a second time when they look for
+// its encryption configuration, and report that load's diagnostics too.
+// After a load without errors, that second load reports exactly these: its
+// module-level checks (variables, locals and encryption only) can only
+// produce errors.
+func (m *Module) FileDiagnostics() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, f := range m.primary {
+		diags = append(diags, f.Diagnostics...)
+	}
+	for _, f := range m.overrides {
+		diags = append(diags, f.Diagnostics...)
+	}
+	return diags
+}

@@ -36,15 +36,15 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 		DeclRange: block.DefRange,
 		Syntax:    newSyntaxBlock(block, moduleShape),
 	}
-	if !hclsyntax.ValidIdentifier(mc.Name) {
-		diags = append(diags, errorDiag("Invalid module instance name", badIdentifierDetail, &block.LabelRanges[0]))
-	}
 	schema := moduleBlockSchema
 	if override {
 		schema = schemaForOverrides(schema)
 	}
 	content, _, moreDiags := block.Body.PartialContent(schema)
 	diags = append(diags, moreDiags...)
+	if !hclsyntax.ValidIdentifier(mc.Name) {
+		diags = append(diags, errorDiag("Invalid module instance name", badIdentifierDetail, &block.LabelRanges[0]))
+	}
 	if content == nil {
 		return mc, diags
 	}
@@ -56,9 +56,13 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 	if attr, ok := content.Attributes["version"]; ok {
 		mc.VersionExpr = attr.Expr
 		mc.HasVersion = true
-		vc, _, vDiags := decodeVersionConstraint(attr, attr.Name)
-		diags = append(diags, vDiags...)
-		mc.Version = vc.Required
+		// A version that is not a constant is left to static evaluation
+		// (OpenTofu evaluates it with variables and locals in scope).
+		if isConstantExpr(attr.Expr) {
+			vc, _, vDiags := decodeVersionConstraint(attr, attr.Name)
+			diags = append(diags, vDiags...)
+			mc.Version = vc.Required
+		}
 	}
 	var counters []*hcl.Attribute
 	if attr, ok := content.Attributes["count"]; ok {
@@ -105,7 +109,7 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 			diags = append(diags, reservedBlockName("module", b))
 		}
 	}
-	if d := countCombination(counters); d != nil {
+	if d := countCombination(counters, "The %s meta-arguments are mutually-exclusive. Only one should be used to be explicit about the number of module instances to be created."); d != nil {
 		diags = append(diags, d)
 	}
 	return mc, diags
@@ -114,6 +118,7 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 func decodePassedProviderConfigs(attr *hcl.Attribute) ([]PassedProviderConfig, hcl.Diagnostics) {
 	pairs, diags := hcl.ExprMap(attr.Expr)
 	var ret []PassedProviderConfig
+	seen := map[string]hcl.Range{}
 	for _, pair := range pairs {
 		key, keyDiags := decodeProviderConfigRef(pair.Key, "providers")
 		diags = append(diags, keyDiags...)
@@ -122,6 +127,11 @@ func decodePassedProviderConfigs(attr *hcl.Attribute) ([]PassedProviderConfig, h
 		if keyDiags.HasErrors() || valueDiags.HasErrors() {
 			continue
 		}
+		if prev, ok := seen[key.String()]; ok {
+			diags = append(diags, errorDiag("Duplicate provider address", fmt.Sprintf("A provider configuration was already passed to %s at %s. Each child provider configuration can be assigned only once.", key.String(), prev), pair.Value.Range().Ptr()))
+			continue
+		}
+		seen[key.String()] = hcl.RangeBetween(pair.Key.Range(), pair.Value.Range())
 		ret = append(ret, PassedProviderConfig{InChild: key, InParent: value})
 	}
 	return ret, diags
@@ -132,6 +142,9 @@ var providerBlockSchema = &hcl.BodySchema{
 		{Name: "alias"},
 		{Name: "version"},
 		{Name: "for_each"},
+		{Name: "count"},
+		{Name: "depends_on"},
+		{Name: "source"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "_"},
@@ -141,19 +154,17 @@ var providerBlockSchema = &hcl.BodySchema{
 }
 
 func decodeProviderBlock(block *hcl.Block) (*ProviderConfig, hcl.Diagnostics) {
-	var diags hcl.Diagnostics
+	content, _, diags := block.Body.PartialContent(providerBlockSchema)
+	nameDiags := checkProviderNameNormalized(block.Labels[0], block.DefRange)
+	diags = append(diags, nameDiags...)
+	if nameDiags.HasErrors() {
+		return nil, diags
+	}
 	p := &ProviderConfig{
 		Name:      block.Labels[0],
 		NameRange: block.LabelRanges[0],
 		DeclRange: block.DefRange,
 		Syntax:    newSyntaxBlock(block, providerShape),
-	}
-	content, _, moreDiags := block.Body.PartialContent(providerBlockSchema)
-	diags = append(diags, moreDiags...)
-	if part, err := parseProviderPart(p.Name); err != nil {
-		diags = append(diags, errorDiag("Invalid provider local name", fmt.Sprintf("%s is an invalid provider local name: %s", p.Name, err), &block.LabelRanges[0]))
-	} else if part != p.Name {
-		diags = append(diags, errorDiag("Invalid provider local name", fmt.Sprintf("Provider names must be normalized. Replace %q with %q to fix this error.", p.Name, part), &block.LabelRanges[0]))
 	}
 	if content == nil {
 		return p, diags
@@ -163,8 +174,9 @@ func decodeProviderBlock(block *hcl.Block) (*ProviderConfig, hcl.Diagnostics) {
 		diags = append(diags, valDiags...)
 		r := attr.Expr.Range()
 		p.AliasRange = &r
-		if !valDiags.HasErrors() && !hclsyntax.ValidIdentifier(p.Alias) {
-			diags = append(diags, errorDiag("Invalid provider configuration alias", "An alias must be a valid name. "+badIdentifierDetail, attr.Expr.Range().Ptr()))
+		if !hclsyntax.ValidIdentifier(p.Alias) {
+			// OpenTofu gives this error no source range.
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider configuration alias", Detail: "An alias must be a valid name. " + badIdentifierDetail})
 		}
 	}
 	if attr, ok := content.Attributes["version"]; ok {
@@ -175,6 +187,14 @@ func decodeProviderBlock(block *hcl.Block) (*ProviderConfig, hcl.Diagnostics) {
 	}
 	if attr, ok := content.Attributes["for_each"]; ok {
 		p.ForEach = attr.Expr
+	}
+	if p.Alias == "" && p.ForEach != nil {
+		diags = append(diags, errorDiag(`Alias required when using "for_each"`, `The for_each argument is allowed only for provider configurations with an alias.`, p.ForEach.Range().Ptr()))
+	}
+	for _, name := range []string{"count", "depends_on", "source"} {
+		if attr, ok := content.Attributes[name]; ok {
+			diags = append(diags, errorDiag("Reserved argument name in provider block", fmt.Sprintf("The provider argument name %q is reserved for use by OpenTofu in a future version.", name), &attr.NameRange))
+		}
 	}
 	var seenEscape *hcl.Block
 	for _, b := range content.Blocks {
@@ -213,7 +233,7 @@ func reservedBlockName(kind string, b *hcl.Block) *hcl.Diagnostic {
 
 // countCombination is error C14 when more than one of count, enabled and
 // for_each is present. The attributes are given in that order of name.
-func countCombination(attrs []*hcl.Attribute) *hcl.Diagnostic {
+func countCombination(attrs []*hcl.Attribute, detail string) *hcl.Diagnostic {
 	if len(attrs) < 2 {
 		return nil
 	}
@@ -242,5 +262,25 @@ func countCombination(attrs []*hcl.Attribute) *hcl.Diagnostic {
 		joined = list[0] + ", " + list[1] + ", and " + list[2]
 	}
 	rng := hcl.RangeBetween(first.NameRange, last.NameRange)
-	return errorDiag("Invalid combination of "+joined, "The "+joined+" meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of resources to be created.", &rng)
+	return errorDiag("Invalid combination of "+joined, fmt.Sprintf(detail, joined), &rng)
+}
+
+// isConstantExpr reports whether expr refers to nothing and calls no
+// function, so that it can be evaluated while decoding.
+func isConstantExpr(expr hcl.Expression) bool {
+	if len(expr.Variables()) > 0 {
+		return false
+	}
+	syn, ok := expr.(hclsyntax.Expression)
+	if !ok {
+		return true
+	}
+	calls := false
+	hclsyntax.VisitAll(syn, func(n hclsyntax.Node) hcl.Diagnostics {
+		if _, ok := n.(*hclsyntax.FunctionCallExpr); ok {
+			calls = true
+		}
+		return nil
+	})
+	return !calls
 }

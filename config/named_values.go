@@ -2,179 +2,64 @@ package config
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 )
-
-var variableBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "description"},
-		{Name: "default"},
-		{Name: "type"},
-		{Name: "sensitive"},
-		{Name: "nullable"},
-		{Name: "ephemeral"},
-		{Name: "deprecated"},
-		{Name: "const"},
-	},
-	Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
-}
-
-// reservedVariableNames are meaningful inside module blocks.
-var reservedVariableNames = map[string]bool{
-	"source": true, "version": true, "providers": true, "count": true,
-	"for_each": true, "lifecycle": true, "depends_on": true, "locals": true,
-}
-
-func decodeVariableBlock(block *hcl.Block, override bool) (*Variable, hcl.Diagnostics) {
-	v := &Variable{
-		Name:      block.Labels[0],
-		DeclRange: block.DefRange,
-		Syntax:    newSyntaxBlock(block, variableShape),
-	}
-	var diags hcl.Diagnostics
-	if !override {
-		v.Type = cty.DynamicPseudoType
-		v.ConstraintType = cty.DynamicPseudoType
-		v.ParsingMode = VariableParseLiteral
-		v.Nullable = true
-	}
-	if reservedVariableNames[v.Name] {
-		diags = append(diags, errorDiag("Invalid variable name", fmt.Sprintf("The variable name %q is reserved due to its special meaning inside module blocks.", v.Name), &block.LabelRanges[0]))
-	} else if !hclsyntax.ValidIdentifier(v.Name) {
-		diags = append(diags, errorDiag("Invalid variable name", badIdentifierDetail, &block.LabelRanges[0]))
-	}
-
-	content, moreDiags := bodyContent(block.Body, variableBlockSchema)
-	diags = append(diags, moreDiags...)
-	if content == nil {
-		return v, diags
-	}
-	if attr, ok := content.Attributes["description"]; ok {
-		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Description)...)
-		v.DescriptionSet = true
-	}
-	if attr, ok := content.Attributes["type"]; ok {
-		ty, defaults, tyDiags := typeexpr.TypeConstraintWithDefaults(attr.Expr)
-		diags = append(diags, tyDiags...)
-		if !tyDiags.HasErrors() {
-			v.Type, v.ConstraintType, v.TypeDefaults = ty.WithoutOptionalAttributesDeep(), ty, defaults
-		} else {
-			v.Type, v.ConstraintType = cty.DynamicPseudoType, cty.DynamicPseudoType
-		}
-		v.ParsingMode = VariableParseHCL
-		if ty.IsPrimitiveType() {
-			v.ParsingMode = VariableParseLiteral
-		}
-	}
-	for _, b := range []struct {
-		name string
-		dst  *bool
-		set  *bool
-	}{
-		{"sensitive", &v.Sensitive, &v.SensitiveSet},
-		{"ephemeral", &v.Ephemeral, &v.EphemeralSet},
-		{"nullable", &v.Nullable, &v.NullableSet},
-		{"const", &v.Const, &v.ConstSet},
-	} {
-		if attr, ok := content.Attributes[b.name]; ok {
-			diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, b.dst)...)
-			*b.set = true
-		}
-	}
-	if attr, ok := content.Attributes["deprecated"]; ok {
-		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Deprecated)...)
-	}
-	if attr, ok := content.Attributes["default"]; ok {
-		diags = append(diags, v.decodeDefault(attr)...)
-	}
-	for _, b := range content.Blocks {
-		if override {
-			diags = append(diags, cantOverride(b))
-			continue
-		}
-		cr, crDiags := decodeCheckRuleBlock(b)
-		diags = append(diags, crDiags...)
-		v.Validations = append(v.Validations, cr)
-	}
-	return v, diags
-}
-
-func (v *Variable) decodeDefault(attr *hcl.Attribute) hcl.Diagnostics {
-	val, diags := attr.Expr.Value(nil)
-	if v.ConstraintType != cty.NilType {
-		if v.TypeDefaults != nil && !val.IsNull() {
-			val = v.TypeDefaults.Apply(val)
-		}
-		converted, err := convert.Convert(val, v.ConstraintType)
-		if err != nil {
-			diags = append(diags, errorDiag("Invalid default value for variable", fmt.Sprintf("This default value is not compatible with the variable's type constraint: %s.", convertErrorText(err)), attr.Expr.Range().Ptr()))
-			converted = cty.DynamicVal
-		}
-		val = converted
-	}
-	if v.NullableSet && !v.Nullable && val.IsNull() {
-		diags = append(diags, errorDiag("Invalid default value for variable", "A null default value is not valid when nullable=false.", attr.Expr.Range().Ptr()))
-	}
-	v.Default = val
-	return diags
-}
-
-// convertErrorText formats a cty conversion error as OpenTofu does for
-// decode-time errors: a path prefix when the error is inside a value.
-func convertErrorText(err error) string {
-	if pe, ok := err.(cty.PathError); ok && len(pe.Path) > 0 {
-		return fmt.Sprintf("%s: %s", formatCtyPath(pe.Path), pe.Error())
-	}
-	return err.Error()
-}
-
-func formatCtyPath(path cty.Path) string {
-	s := ""
-	for _, step := range path {
-		switch st := step.(type) {
-		case cty.GetAttrStep:
-			s += "." + st.Name
-		case cty.IndexStep:
-			switch st.Key.Type() {
-			case cty.String:
-				s += fmt.Sprintf("[%q]", st.Key.AsString())
-			case cty.Number:
-				s += "[" + st.Key.AsBigFloat().Text('f', -1) + "]"
-			}
-		}
-	}
-	if len(s) > 0 && s[0] == '.' {
-		s = s[1:]
-	}
-	return "attribute " + fmt.Sprintf("%q", s)
-}
 
 var checkRuleBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "condition", Required: true},
-		{Name: "error_message"},
+		{Name: "error_message", Required: true},
 	},
 }
 
-func decodeCheckRuleBlock(block *hcl.Block) (*CheckRule, hcl.Diagnostics) {
+// decodeCheckRuleBlock decodes a validation, precondition, postcondition or
+// assert block; in an override file it is error C9 instead.
+func decodeCheckRuleBlock(block *hcl.Block, override bool) (*CheckRule, hcl.Diagnostics) {
 	cr := &CheckRule{DeclRange: block.DefRange}
+	if override {
+		return cr, hcl.Diagnostics{cantOverride(block)}
+	}
 	content, diags := bodyContent(block.Body, checkRuleBlockSchema)
 	if content == nil {
 		return cr, diags
 	}
 	if attr, ok := content.Attributes["condition"]; ok {
 		cr.Condition = attr.Expr
+		cr.conditionRefs = attr.Expr.Variables()
+		if len(cr.conditionRefs) == 0 {
+			diags = append(diags, errorDiag(fmt.Sprintf("Invalid %s expression", block.Type), "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.", cr.Condition.Range().Ptr()))
+		}
 	}
 	if attr, ok := content.Attributes["error_message"]; ok {
 		cr.ErrorMessage = attr.Expr
 	}
 	return cr, diags
+}
+
+// selfReferences is the error for a resource's condition that refers to the
+// resource itself (it can use self instead).
+func (cr *CheckRule) selfReferences(blockType string, addr resourceAddr) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for i, expr := range []hcl.Expression{cr.Condition, cr.ErrorMessage} {
+		if expr == nil {
+			continue
+		}
+		trs := cr.conditionRefs
+		if i == 1 {
+			trs = expr.Variables()
+		}
+		for _, tr := range trs {
+			if ref, _ := parseReference(tr); (ref.Kind == refResource || ref.Kind == refResourceInstance) && ref.Resource == addr {
+				diags = append(diags, errorDiag("Invalid reference in "+blockType, fmt.Sprintf("Configuration for %s may not refer to itself.", addr), expr.Range().Ptr()))
+				break
+			}
+		}
+	}
+	return diags
 }
 
 func decodeLocalsBlock(block *hcl.Block, syn *Block) ([]*Local, hcl.Diagnostics) {
@@ -226,16 +111,14 @@ func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostic
 		DeclRange: block.DefRange,
 		Syntax:    newSyntaxBlock(block, outputShape),
 	}
-	var diags hcl.Diagnostics
-	if !hclsyntax.ValidIdentifier(o.Name) {
-		diags = append(diags, errorDiag("Invalid output name", badIdentifierDetail, &block.LabelRanges[0]))
-	}
 	schema := outputBlockSchema
 	if override {
 		schema = schemaForOverrides(schema)
 	}
-	content, moreDiags := bodyContent(block.Body, schema)
-	diags = append(diags, moreDiags...)
+	content, diags := bodyContent(block.Body, schema)
+	if !hclsyntax.ValidIdentifier(o.Name) {
+		diags = append(diags, errorDiag("Invalid output name", badIdentifierDetail, &block.LabelRanges[0]))
+	}
 	if content == nil {
 		return o, diags
 	}
@@ -256,6 +139,9 @@ func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostic
 	}
 	if attr, ok := content.Attributes["deprecated"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &o.Deprecated)...)
+		if !diags.HasErrors() && strings.TrimSpace(o.Deprecated) == "" {
+			diags = append(diags, errorDiag("Invalid `deprecated` attribute", `The "deprecated" argument must not be empty, and should provide instructions on how to migrate away from usage of this deprecated output value.`, attr.Expr.Range().Ptr()))
+		}
 	}
 	if attr, ok := content.Attributes["depends_on"]; ok {
 		deps, depsDiags := decodeDependsOn(attr)
@@ -263,17 +149,15 @@ func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostic
 		o.DependsOn = deps
 	}
 	for _, b := range content.Blocks {
-		if override {
-			diags = append(diags, cantOverride(b))
-			continue
-		}
 		if b.Type == "postcondition" {
 			diags = append(diags, errorDiag("Postconditions are not allowed", "Output values can only have preconditions, not postconditions.", b.TypeRange.Ptr()))
 			continue
 		}
-		cr, crDiags := decodeCheckRuleBlock(b)
+		cr, crDiags := decodeCheckRuleBlock(b, override)
 		diags = append(diags, crDiags...)
-		o.Preconditions = append(o.Preconditions, cr)
+		if !override {
+			o.Preconditions = append(o.Preconditions, cr)
+		}
 	}
 	return o, diags
 }
@@ -293,7 +177,7 @@ func decodeDependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
 	var ret []hcl.Traversal
 	exprs, diags := hcl.ExprList(attr.Expr)
 	for _, expr := range exprs {
-		expr, shimDiags := shimTraversalInString(expr)
+		expr, shimDiags := shimTraversalInString(expr, false)
 		diags = append(diags, shimDiags...)
 		tr, trDiags := hcl.AbsTraversalForExpr(expr)
 		diags = append(diags, trDiags...)

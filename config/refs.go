@@ -1,18 +1,36 @@
 package config
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
 )
 
-// shimTraversalInString lets a quoted string stand for a reference, as in
-// JSON files and legacy native syntax: "aws_instance.x" reads as
-// aws_instance.x.
-func shimTraversalInString(expr hcl.Expression) (hcl.Expression, hcl.Diagnostics) {
-	if _, diags := hcl.AbsTraversalForExpr(expr); !diags.HasErrors() {
+// exprIsNativeQuotedString reports whether expr is a quoted string (a
+// template) in the native syntax.
+func exprIsNativeQuotedString(expr hcl.Expression) bool {
+	_, ok := expr.(*hclsyntax.TemplateExpr)
+	return ok
+}
+
+const (
+	quotedKeywordDetail   = "In this context, keywords are expected literally rather than in quotes. OpenTofu 0.11 and earlier required quotes, but quoted keywords are now deprecated and will be removed in a future version of OpenTofu. Remove the quotes surrounding this keyword to silence this warning."
+	quotedReferenceDetail = "In this context, references are expected literally rather than in quotes. OpenTofu 0.11 and earlier required quotes, but quoted references are now deprecated and will be removed in a future version of OpenTofu. Remove the quotes surrounding this reference to silence this warning."
+)
+
+// shimTraversalInString reads a native quoted string where a reference (or,
+// with wantKeyword, a keyword) is expected, as OpenTofu 0.11 required: the
+// string is parsed as a traversal and a deprecation warning is returned.
+// Other expressions, JSON strings included, are returned unchanged.
+func shimTraversalInString(expr hcl.Expression, wantKeyword bool) (hcl.Expression, hcl.Diagnostics) {
+	if ocke, ok := expr.(*hclsyntax.ObjectConsKeyExpr); ok {
+		expr = ocke.Wrapped
+	}
+	if !exprIsNativeQuotedString(expr) {
 		return expr, nil
 	}
 	val, diags := expr.Value(nil)
@@ -24,39 +42,108 @@ func shimTraversalInString(expr hcl.Expression) (hcl.Expression, hcl.Diagnostics
 	start.Column++
 	start.Byte++
 	tr, trDiags := hclsyntax.ParseTraversalAbs([]byte(val.AsString()), rng.Filename, start)
-	return &hclsyntax.ScopeTraversalExpr{Traversal: tr, SrcRange: rng}, trDiags
+	diags = append(diags, trDiags...)
+	if wantKeyword {
+		diags = append(diags, warningDiag("Quoted keywords are deprecated", quotedKeywordDetail, &rng))
+	} else {
+		diags = append(diags, warningDiag("Quoted references are deprecated", quotedReferenceDetail, &rng))
+	}
+	return &hclsyntax.ScopeTraversalExpr{Traversal: tr, SrcRange: rng}, diags
 }
 
-// decodeProviderConfigRef reads a provider argument: NAME or NAME.ALIAS.
-func decodeProviderConfigRef(expr hcl.Expression, argName string) (*ProviderConfigRef, hcl.Diagnostics) {
-	expr, diags := shimTraversalInString(expr)
+func isJSONExpression(expr hcl.Expression) bool { return hcljson.IsJSONExpression(expr) }
+
+// jsonExprAsNative re-parses a JSON string expression as a native
+// expression, as OpenTofu does for arguments it analyses statically
+// (replace_triggered_by, import to, provider references).
+func jsonExprAsNative(expr hcl.Expression) (hcl.Expression, hcl.Diagnostics) {
+	val, diags := expr.Value(nil)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	tr, trDiags := hcl.AbsTraversalForExpr(expr)
-	if trDiags.HasErrors() || len(tr) == 0 {
-		return nil, append(diags, invalidProviderRef(expr, argName))
+	if val.Type() != cty.String || val.IsNull() {
+		return nil, append(diags, errorDiag("Expected string expression", fmt.Sprintf("This value must be a string, but got %s.", val.Type().FriendlyName()), expr.Range().Ptr()))
 	}
-	ref := &ProviderConfigRef{Name: tr.RootName(), NameRange: tr[0].SourceRange()}
+	rng := expr.Range()
+	native, pDiags := hclsyntax.ParseExpression([]byte(val.AsString()), rng.Filename, rng.Start)
+	diags = append(diags, pDiags...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return native, diags
+}
+
+const providerRefDetail = "Provider name must either stand alone or be followed by a period and then a configuration alias."
+
+// decodeProviderConfigRef reads a provider argument: NAME, NAME.ALIAS or
+// NAME.ALIAS[KEY], where KEY is a constant or, for a for_each provider
+// configuration, an expression.
+func decodeProviderConfigRef(expr hcl.Expression, argName string) (*ProviderConfigRef, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	if hcljson.IsJSONExpression(expr) {
+		expr, diags = jsonExprAsNative(expr)
+		if diags.HasErrors() {
+			return nil, diags
+		}
+	}
+	var keyExpr hcl.Expression
+	maxLen := 3
+	if iex, ok := expr.(*hclsyntax.IndexExpr); ok {
+		maxLen = 2
+		keyExpr = iex.Key
+		expr = iex.Collection
+	}
+	expr, shimDiags := shimTraversalInString(expr, false)
+	diags = append(diags, shimDiags...)
+	tr, trDiags := hcl.AbsTraversalForExpr(expr)
+	if !trDiags.HasErrors() {
+		diags = append(diags, trDiags...)
+	}
+	if len(tr) == 0 || len(tr) > maxLen {
+		if exprIsNativeQuotedString(expr) {
+			return nil, append(diags, errorDiag("Invalid provider configuration reference", "A provider configuration reference must not be given in quotes.", expr.Range().Ptr()))
+		}
+		return nil, append(diags, errorDiag("Invalid provider configuration reference", fmt.Sprintf("The %s argument requires a provider type name, optionally followed by a period and then a configuration alias and optional instance key.", argName), expr.Range().Ptr()))
+	}
+	name := tr.RootName()
+	diags = append(diags, checkProviderNameNormalized(name, tr[0].SourceRange())...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	ref := &ProviderConfigRef{Name: name, NameRange: tr[0].SourceRange(), KeyExpression: keyExpr}
 	if len(tr) > 1 {
 		aliasStep, ok := tr[1].(hcl.TraverseAttr)
 		if !ok {
-			return nil, append(diags, invalidProviderRef(expr, argName))
+			return ref, append(diags, errorDiag("Invalid provider configuration reference", providerRefDetail, tr[1].SourceRange().Ptr()))
 		}
 		ref.Alias = aliasStep.Name
 		r := aliasStep.SourceRange()
 		ref.AliasRange = &r
 	}
-	for _, step := range tr[min(len(tr), 2):] {
-		if _, ok := step.(hcl.TraverseIndex); !ok {
-			return nil, append(diags, invalidProviderRef(expr, argName))
+	if len(tr) > 2 {
+		idx, ok := tr[2].(hcl.TraverseIndex)
+		if !ok {
+			return ref, append(diags, errorDiag("Invalid provider configuration reference", providerRefDetail, tr[2].SourceRange().Ptr()))
 		}
+		ref.KeyExpression = hcl.StaticExpr(idx.Key, tr.SourceRange())
+	}
+	if ref.Alias == "" && ref.KeyExpression != nil {
+		diags = append(diags, errorDiag("Invalid provider configuration reference", "Provider assignment requires an alias when specifying an instance key, in the form of provider.name[instance_key]", tr.SourceRange().Ptr()))
 	}
 	return ref, diags
 }
 
-func invalidProviderRef(expr hcl.Expression, argName string) *hcl.Diagnostic {
-	return errorDiag("Invalid provider configuration reference", "The "+argName+" argument requires a provider type name, optionally followed by a period and then a configuration alias.", expr.Range().Ptr())
+// checkProviderNameNormalized is OpenTofu's check that a provider local
+// name is valid and already in normal form.
+func checkProviderNameNormalized(name string, rng hcl.Range) hcl.Diagnostics {
+	part, err := parseProviderPart(name)
+	if err != nil {
+		return hcl.Diagnostics{errorDiag("Invalid provider local name", fmt.Sprintf("%s is an invalid provider local name: %s", name, err), &rng)}
+	}
+	if part != name {
+		return hcl.Diagnostics{errorDiag("Invalid provider local name", fmt.Sprintf("Provider names must be normalized. Replace %q with %q to fix this error.", name, part), &rng)}
+	}
+	return nil
 }
 
 // traversalString writes a traversal as text: null_resource.a, x["k"], y[0].

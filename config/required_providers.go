@@ -146,23 +146,29 @@ func (rp *RequiredProvider) decodeAliases(expr hcl.Expression) hcl.Diagnostics {
 	if diags.HasErrors() {
 		return diags
 	}
+	const invalidAlias = "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias"
 	for _, e := range exprs {
-		e, _ = shimTraversalInString(e)
 		tr, trDiags := hcl.AbsTraversalForExpr(e)
-		if trDiags.HasErrors() || len(tr) != 2 {
-			return append(diags, errorDiag("Invalid configuration_aliases value", "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias", expr.Range().Ptr()))
+		if trDiags.HasErrors() {
+			diags = append(diags, trDiags...)
+			continue
 		}
-		alias, ok := tr[1].(hcl.TraverseAttr)
-		if !ok {
-			return append(diags, errorDiag("Invalid configuration_aliases value", "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias", expr.Range().Ptr()))
+		ref := ProviderConfigRef{Name: tr.RootName(), NameRange: tr[0].SourceRange()}
+		if len(tr) > 1 {
+			// As in OpenTofu, steps after NAME.ALIAS are ignored.
+			alias, ok := tr[1].(hcl.TraverseAttr)
+			if !ok {
+				diags = append(diags, errorDiag("Invalid configuration_aliases value", invalidAlias, expr.Range().Ptr()))
+				continue
+			}
+			ar := alias.SrcRange
+			ref.Alias, ref.AliasRange = alias.Name, &ar
 		}
-		if tr.RootName() != rp.Name {
-			return append(diags, errorDiag("Invalid configuration_aliases value", fmt.Sprintf("Configuration aliases must be prefixed with the provider name. Expected %q, but found %q.", rp.Name, tr.RootName()), expr.Range().Ptr()))
+		if ref.Name != rp.Name {
+			diags = append(diags, errorDiag("Invalid configuration_aliases value", fmt.Sprintf("Configuration aliases must be prefixed with the provider name. Expected %q, but found %q.", rp.Name, ref.Name), expr.Range().Ptr()))
+			continue
 		}
-		ar := alias.SrcRange
-		rp.ConfigurationAliases = append(rp.ConfigurationAliases, ProviderConfigRef{
-			Name: tr.RootName(), NameRange: tr[0].SourceRange(), Alias: alias.Name, AliasRange: &ar,
-		})
+		rp.ConfigurationAliases = append(rp.ConfigurationAliases, ref)
 	}
 	return diags
 }

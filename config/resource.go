@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 )
 
 var resourceBlockSchema = &hcl.BodySchema{
@@ -45,11 +46,6 @@ var managedLifecycleSchema = &hcl.BodySchema{
 	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}},
 }
 
-var dataLifecycleSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "enabled"}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}},
-}
-
 func (m ResourceMode) blockType() string {
 	switch m {
 	case DataResourceMode:
@@ -66,7 +62,6 @@ func decodeResourceBlock(block *hcl.Block, mode ResourceMode, override bool) (*R
 }
 
 func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool) (*Resource, hcl.Diagnostics) {
-	var diags hcl.Diagnostics
 	shape := dataShape
 	if mode == ManagedResourceMode {
 		shape = resourceShape
@@ -83,28 +78,25 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool) 
 		r.Managed = &ManagedResource{}
 	}
 	schema := resourceBlockSchema
-	if mode != ManagedResourceMode {
+	if mode == DataResourceMode {
 		schema = dataBlockSchema
 	}
-	content, _, moreDiags := block.Body.PartialContent(schema)
-	diags = append(diags, moreDiags...)
+	content, _, diags := block.Body.PartialContent(schema)
 	diags = append(diags, checkResourceNames(block, mode)...)
 	if content == nil {
 		return r, diags
 	}
 	var counters []*hcl.Attribute
-	if attr, ok := content.Attributes["count"]; ok {
-		if nested {
-			diags = append(diags, nestedDataMeta("count", attr))
-		} else {
+	for _, name := range []string{"count", "for_each"} {
+		attr, ok := content.Attributes[name]
+		switch {
+		case !ok:
+		case nested:
+			diags = append(diags, nestedDataMeta(name, attr))
+		case name == "count":
 			r.Count = attr.Expr
 			counters = append(counters, attr)
-		}
-	}
-	if attr, ok := content.Attributes["for_each"]; ok {
-		if nested {
-			diags = append(diags, nestedDataMeta("for_each", attr))
-		} else {
+		default:
 			r.ForEach = attr.Expr
 			counters = append(counters, attr)
 		}
@@ -123,6 +115,9 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool) 
 	for _, b := range content.Blocks {
 		switch {
 		case b.Type == "lifecycle":
+			if nested {
+				diags = append(diags, errorDiag("Invalid lifecycle block", `Nested data blocks do not support "lifecycle" blocks as the lifecycle is managed by the containing block.`, b.DefRange.Ptr()))
+			}
 			if seenLifecycle != nil {
 				what := "resource"
 				if mode == EphemeralResourceMode {
@@ -137,17 +132,6 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool) 
 			if enabled != nil {
 				counters = append(counters, enabled)
 			}
-		case b.Type == "connection":
-			if seenConnection != nil {
-				diags = append(diags, errorDiag("Duplicate connection block", fmt.Sprintf("This resource already has a connection block at %s.", seenConnection.DefRange), &b.DefRange))
-				continue
-			}
-			seenConnection = b
-			r.Managed.Connection = &Connection{DeclRange: b.DefRange}
-		case b.Type == "provisioner":
-			pv, pvDiags := decodeProvisionerBlock(b)
-			diags = append(diags, pvDiags...)
-			r.Managed.Provisioners = append(r.Managed.Provisioners, pv)
 		case b.Type == "_":
 			if seenEscape != nil {
 				kind := mode.blockType()
@@ -158,15 +142,44 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool) 
 				continue
 			}
 			seenEscape = b
+		case mode == EphemeralResourceMode && (b.Type == "connection" || b.Type == "provisioner"):
+			diags = append(diags, errorDiag("Invalid configuration block for ephemeral resource", fmt.Sprintf("The block type %q cannot be used in ephemeral resources. This is meant to be used strictly in \"resource\" blocks.", b.Type), b.DefRange.Ptr()))
+		case mode == ManagedResourceMode && b.Type == "connection":
+			if seenConnection != nil {
+				diags = append(diags, errorDiag("Duplicate connection block", fmt.Sprintf("This resource already has a connection block at %s.", seenConnection.DefRange), &b.DefRange))
+				continue
+			}
+			seenConnection = b
+			r.Managed.Connection = &Connection{DeclRange: b.DefRange, body: b.Body}
+		case mode == ManagedResourceMode && b.Type == "provisioner":
+			pv, pvDiags := decodeProvisionerBlock(b)
+			diags = append(diags, pvDiags...)
+			if pv != nil {
+				r.Managed.Provisioners = append(r.Managed.Provisioners, pv)
+			}
 		default:
 			diags = append(diags, reservedBlockName(mode.blockType(), b))
 		}
 	}
-	if d := countCombination(counters); d != nil {
+	if d := countCombination(counters, combinationDetail[mode]); d != nil {
 		diags = append(diags, d)
+	}
+	if m := r.Managed; m != nil && m.Connection != nil {
+		for _, p := range m.Provisioners {
+			if p.When == "destroy" {
+				diags = append(diags, onlySelfRefs(m.Connection.body)...)
+				break
+			}
+		}
 	}
 	r.linkSyntax()
 	return r, diags
+}
+
+var combinationDetail = map[ResourceMode]string{
+	ManagedResourceMode:   "The %s meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of resources to be created.",
+	DataResourceMode:      "The %s meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of data sources to be created.",
+	EphemeralResourceMode: "The %s meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of ephemeral resources to be created.",
 }
 
 // linkSyntax points the typed connection and provisioners at their
@@ -207,17 +220,13 @@ func checkResourceNames(block *hcl.Block, mode ResourceMode) hcl.Diagnostics {
 }
 
 func nestedDataMeta(name string, attr *hcl.Attribute) *hcl.Diagnostic {
-	return errorDiag(fmt.Sprintf("Invalid %q attribute", name), `The "count" and "for_each" meta-arguments are not supported within nested data blocks.`, &attr.NameRange)
+	return errorDiag(fmt.Sprintf("Invalid %q attribute", name), fmt.Sprintf("The %q meta-argument is not supported within nested data blocks.", name), &attr.NameRange)
 }
 
 // decodeLifecycle reads a lifecycle block; it returns the enabled argument
 // (for the count/for_each/enabled check) when present.
 func (r *Resource) decodeLifecycle(b *hcl.Block, override bool) (*hcl.Attribute, hcl.Diagnostics) {
-	schema := dataLifecycleSchema
-	if r.Mode == ManagedResourceMode {
-		schema = managedLifecycleSchema
-	}
-	lc, diags := bodyContent(b.Body, schema)
+	lc, diags := bodyContent(b.Body, managedLifecycleSchema)
 	if lc == nil {
 		return nil, diags
 	}
@@ -225,33 +234,30 @@ func (r *Resource) decodeLifecycle(b *hcl.Block, override bool) (*hcl.Attribute,
 	if enabled != nil {
 		r.Enabled = enabled.Expr
 	}
-	if m := r.Managed; m != nil {
-		if attr, ok := lc.Attributes["create_before_destroy"]; ok {
-			diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &m.CreateBeforeDestroy)...)
-			m.CreateBeforeDestroySet = true
+	switch r.Mode {
+	case ManagedResourceMode:
+		diags = append(diags, r.Managed.decodeLifecycleArgs(r, lc)...)
+	case DataResourceMode:
+		for _, attr := range sortedAttributes(lc.Attributes) {
+			if attr.Name != "enabled" {
+				diags = append(diags, errorDiag("Invalid data resource lifecycle argument", fmt.Sprintf("The lifecycle argument %q is defined only for managed resources (\"resource\" blocks), and is not valid for data resources.", attr.Name), attr.NameRange.Ptr()))
+			}
 		}
-		if attr, ok := lc.Attributes["prevent_destroy"]; ok {
-			m.PreventDestroy = attr.Expr
-		}
-		if attr, ok := lc.Attributes["destroy"]; ok {
-			m.Destroy = attr.Expr
-		}
-		if attr, ok := lc.Attributes["replace_triggered_by"]; ok {
-			exprs, listDiags := hcl.ExprList(attr.Expr)
-			diags = append(diags, listDiags...)
-			r.TriggersReplacement = append(r.TriggersReplacement, exprs...)
-		}
-		if attr, ok := lc.Attributes["ignore_changes"]; ok {
-			diags = append(diags, m.decodeIgnoreChanges(attr)...)
+	case EphemeralResourceMode:
+		for _, name := range []string{"create_before_destroy", "destroy", "prevent_destroy", "replace_triggered_by", "ignore_changes"} {
+			if _, ok := lc.Attributes[name]; ok {
+				diags = append(diags, errorDiag("Invalid lifecycle configuration for ephemeral resource", fmt.Sprintf("The lifecycle argument %q cannot be used in ephemeral resources. This is meant to be used strictly in \"resource\" blocks.", name), b.DefRange.Ptr()))
+			}
 		}
 	}
+	addr := resourceAddr{Mode: r.Mode, Type: r.Type, Name: r.Name}
 	for _, cb := range lc.Blocks {
+		cr, crDiags := decodeCheckRuleBlock(cb, override)
+		diags = append(diags, crDiags...)
+		diags = append(diags, cr.selfReferences(cb.Type, addr)...)
 		if override {
-			diags = append(diags, cantOverride(cb))
 			continue
 		}
-		cr, crDiags := decodeCheckRuleBlock(cb)
-		diags = append(diags, crDiags...)
 		if cb.Type == "precondition" {
 			r.Preconditions = append(r.Preconditions, cr)
 		} else {
@@ -261,19 +267,55 @@ func (r *Resource) decodeLifecycle(b *hcl.Block, override bool) (*hcl.Attribute,
 	return enabled, diags
 }
 
+// sortedAttributes lists a content's attributes in source order.
+func sortedAttributes(attrs hcl.Attributes) []*hcl.Attribute {
+	out := make([]*hcl.Attribute, 0, len(attrs))
+	for _, a := range attrs {
+		out = append(out, a)
+	}
+	sortHCLAttributes(out)
+	return out
+}
+
+// decodeLifecycleArgs reads the managed-resource lifecycle arguments.
+func (m *ManagedResource) decodeLifecycleArgs(r *Resource, lc *hcl.BodyContent) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if attr, ok := lc.Attributes["create_before_destroy"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &m.CreateBeforeDestroy)...)
+		m.CreateBeforeDestroySet = true
+	}
+	if attr, ok := lc.Attributes["prevent_destroy"]; ok {
+		m.PreventDestroy = attr.Expr
+	}
+	if attr, ok := lc.Attributes["destroy"]; ok {
+		m.Destroy = attr.Expr
+	}
+	if attr, ok := lc.Attributes["replace_triggered_by"]; ok {
+		exprs, rtbDiags := decodeReplaceTriggeredBy(attr.Expr)
+		diags = append(diags, rtbDiags...)
+		r.TriggersReplacement = append(r.TriggersReplacement, exprs...)
+	}
+	if attr, ok := lc.Attributes["ignore_changes"]; ok {
+		diags = append(diags, m.decodeIgnoreChanges(attr)...)
+	}
+	return diags
+}
+
 func (m *ManagedResource) decodeIgnoreChanges(attr *hcl.Attribute) hcl.Diagnostics {
 	if hcl.ExprAsKeyword(attr.Expr) == "all" {
 		m.IgnoreAllChanges = true
 		return nil
 	}
 	exprs, diags := hcl.ExprList(attr.Expr)
+	var starRange hcl.Range
 	for _, expr := range exprs {
-		if v, vDiags := expr.Value(nil); !vDiags.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type().FriendlyName() == "string" && v.AsString() == "*" {
+		if v, vDiags := expr.Value(nil); !vDiags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() && v.AsString() == "*" {
 			m.IgnoreAllChanges = true
+			starRange = expr.Range()
 			diags = append(diags, errorDiag("Invalid ignore_changes wildcard", "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.", attr.Expr.Range().Ptr()))
 			continue
 		}
-		expr, shimDiags := shimTraversalInString(expr)
+		expr, shimDiags := shimTraversalInString(expr, false)
 		diags = append(diags, shimDiags...)
 		tr, trDiags := hcl.RelTraversalForExpr(expr)
 		diags = append(diags, trDiags...)
@@ -281,58 +323,14 @@ func (m *ManagedResource) decodeIgnoreChanges(attr *hcl.Attribute) hcl.Diagnosti
 			m.IgnoreChanges = append(m.IgnoreChanges, tr)
 		}
 	}
+	if m.IgnoreAllChanges && len(m.IgnoreChanges) != 0 {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid ignore_changes ruleset",
+			Detail:   "Cannot mix wildcard string \"*\" with non-wildcard references.",
+			Subject:  &starRange,
+			Context:  attr.Expr.Range().Ptr(),
+		})
+	}
 	return diags
-}
-
-var provisionerBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "when"},
-		{Name: "on_failure"},
-	},
-	Blocks: []hcl.BlockHeaderSchema{
-		{Type: "connection"},
-		{Type: "lifecycle"},
-		{Type: "_"},
-	},
-}
-
-func decodeProvisionerBlock(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
-	pv := &Provisioner{Type: block.Labels[0], DeclRange: block.DefRange}
-	content, _, diags := block.Body.PartialContent(provisionerBlockSchema)
-	if content == nil {
-		return pv, diags
-	}
-	if attr, ok := content.Attributes["when"]; ok {
-		pv.When = hcl.ExprAsKeyword(attr.Expr)
-		if pv.When != "create" && pv.When != "destroy" {
-			diags = append(diags, errorDiag("Invalid \"when\" keyword", "The \"when\" argument requires one of the following keywords: create or destroy.", attr.Expr.Range().Ptr()))
-		}
-	}
-	if attr, ok := content.Attributes["on_failure"]; ok {
-		pv.OnFailure = hcl.ExprAsKeyword(attr.Expr)
-		if pv.OnFailure != "continue" && pv.OnFailure != "fail" {
-			diags = append(diags, errorDiag("Invalid \"on_failure\" keyword", "The \"on_failure\" argument requires one of the following keywords: continue or fail.", attr.Expr.Range().Ptr()))
-		}
-	}
-	var seenConnection, seenEscape *hcl.Block
-	for _, b := range content.Blocks {
-		switch b.Type {
-		case "connection":
-			if seenConnection != nil {
-				diags = append(diags, errorDiag("Duplicate connection block", fmt.Sprintf("This provisioner already has a connection block at %s.", seenConnection.DefRange), &b.DefRange))
-				continue
-			}
-			seenConnection = b
-			pv.Connection = &Connection{DeclRange: b.DefRange}
-		case "_":
-			if seenEscape != nil {
-				diags = append(diags, duplicateEscapingBlock("provisioner-type-specific", "provisioner", seenEscape, b))
-				continue
-			}
-			seenEscape = b
-		default:
-			diags = append(diags, reservedBlockName("provisioner", b))
-		}
-	}
-	return pv, diags
 }

@@ -51,16 +51,17 @@ func (file *File) decodeTerraformBlock(block *hcl.Block) hcl.Diagnostics {
 			diags = append(diags, rpDiags...)
 			file.RequiredProviders = append(file.RequiredProviders, rp)
 		case "provider_meta":
-			file.ProviderMetas = append(file.ProviderMetas, &ProviderMeta{
-				Provider:  inner.Labels[0],
-				DeclRange: inner.DefRange,
-				Syntax:    newSyntaxBlock(inner, emptyShape),
-			})
+			pm, pmDiags := decodeProviderMetaBlock(inner)
+			diags = append(diags, pmDiags...)
+			if pm != nil {
+				file.ProviderMetas = append(file.ProviderMetas, pm)
+			}
 		case "encryption":
-			file.Encryptions = append(file.Encryptions, &Encryption{
-				DeclRange: inner.DefRange,
-				Syntax:    newSyntaxBlock(inner, encryptionShape),
-			})
+			enc, encDiags := decodeEncryptionBlock(inner)
+			diags = append(diags, encDiags...)
+			if enc != nil {
+				file.Encryptions = append(file.Encryptions, enc)
+			}
 		}
 	}
 	return diags
@@ -82,4 +83,22 @@ func decodeExperiments(attr *hcl.Attribute) hcl.Diagnostics {
 		diags = append(diags, errorDiag("Unknown experiment keyword", fmt.Sprintf("There is no current experiment with the keyword %q.", kw), expr.Range().Ptr()))
 	}
 	return diags
+}
+
+// decodeProviderMetaBlock decodes terraform { provider_meta "NAME" {} }: its
+// arguments must be constants and NAME a normalized provider local name;
+// otherwise there is no result.
+func decodeProviderMetaBlock(block *hcl.Block) (*ProviderMeta, hcl.Diagnostics) {
+	attrs, diags := block.Body.JustAttributes()
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	for _, attr := range sortedAttributes(attrs) {
+		_, valDiags := attr.Expr.Value(nil)
+		diags = append(diags, valDiags...)
+	}
+	if diags = append(diags, checkProviderNameNormalized(block.Labels[0], block.DefRange)...); diags.HasErrors() {
+		return nil, diags
+	}
+	return &ProviderMeta{Provider: block.Labels[0], DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, emptyShape)}, diags
 }

@@ -76,7 +76,9 @@ func decodeTestFile(name string, src []byte) (tf *TestFile, diags hcl.Diagnostic
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "provider":
-			if p, _ := decodeProviderBlock(b); p != nil {
+			p, pDiags := decodeProviderBlock(b)
+			diags = append(diags, pDiags...)
+			if p != nil {
 				tf.Providers = append(tf.Providers, p)
 			}
 		case "run":

@@ -82,6 +82,9 @@ type CheckRule struct {
 	Condition    hcl.Expression
 	ErrorMessage hcl.Expression
 	DeclRange    hcl.Range
+
+	// conditionRefs are the condition's traversals, found once.
+	conditionRefs []hcl.Traversal
 }
 
 // PassedProviderConfig is one entry of a module call's providers map.
@@ -124,6 +127,9 @@ type ProviderConfigRef struct {
 	NameRange  hcl.Range
 	Alias      string
 	AliasRange *hcl.Range
+	// KeyExpression is the instance key of NAME.ALIAS[KEY], a reference to
+	// one instance of a provider configuration with for_each (nil if none).
+	KeyExpression hcl.Expression
 }
 
 // String returns NAME or NAME.ALIAS.
@@ -299,6 +305,9 @@ type ManagedResource struct {
 type Connection struct {
 	DeclRange hcl.Range
 	Syntax    *Block
+	// body is the block's body as parsed, for the destroy-provisioner
+	// reference check.
+	body hcl.Body
 }
 
 // Provisioner is a provisioner block.
@@ -357,7 +366,7 @@ var (
 	dataMetaBlocks     = []string{"lifecycle", "_", "locals"}
 	moduleMetaArgs     = []string{"source", "version", "count", "for_each", "depends_on", "providers"}
 	moduleMetaBlocks   = []string{"lifecycle", "_", "locals", "provider"}
-	providerMetaArgs   = []string{"alias", "version", "for_each"}
+	providerMetaArgs   = []string{"alias", "version", "for_each", "count", "depends_on", "source"}
 	providerMetaBlocks = []string{"_", "lifecycle", "locals"}
 )
 

@@ -76,6 +76,18 @@ func runProviders(m *Meta, args []string) int {
 		opts.statePath = defaultStatePath(m)
 	}
 
+	if files, _ := config.DiscoverFiles(config.OSFileSystem{}, ".", ""); len(files.Primary)+len(files.Override) == 0 {
+		abs, err := filepath.Abs(".")
+		if err != nil {
+			abs = "."
+		}
+		newDiagPrinter(m, nil).Print(hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "No configuration files",
+			Detail:   fmt.Sprintf("The directory %s contains no OpenTofu configuration files.", abs),
+		}})
+		return 1
+	}
 	res, diags := requirements.Load(".", requirements.Options{
 		Config:    []config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(opts.testsDir)},
 		StateFile: opts.statePath,
@@ -94,6 +106,11 @@ func runProviders(m *Meta, args []string) int {
 	}
 	if opts.json {
 		return printProvidersJSON(m, res, diags)
+	}
+	if !diags.HasErrors() && res.Tree != nil {
+		// tofu providers loads the root module a second time for its
+		// encryption configuration and reports that load's warnings too.
+		diags = append(diags, res.Tree.Module.FileDiagnostics()...)
 	}
 	printer := newDiagPrinter(m, treeFiles(res.Tree))
 	printer.extraNewline = true
