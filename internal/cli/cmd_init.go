@@ -54,6 +54,7 @@ type initOptions struct {
 	statePath  string
 	json       bool
 	noColor    bool
+	vars       *varFlags
 }
 
 type stringList []string
@@ -72,6 +73,7 @@ func runInit(m *Meta, args []string) int {
 	fs.StringVar(&o.statePath, "state", "", "")
 	fs.BoolVar(&o.json, "json", false, "")
 	fs.BoolVar(&o.noColor, "no-color", false, "")
+	o.vars = addVarFlags(fs)
 	var ignored bool
 	fs.BoolVar(&ignored, "input", false, "")
 	fs.BoolVar(&ignored, "backend", true, "")
@@ -121,7 +123,11 @@ func (r *initRun) run(ctx context.Context) int {
 	if statePath == "" {
 		statePath = defaultStatePath(m)
 	}
-	reqs, diags := loadRequirements(m, r.opts.testsDir, statePath)
+	varOpts, diags := r.opts.vars.configOptions(m)
+	reqs, loadDiags := loadRequirements(m, r.opts.testsDir, statePath, varOpts...)
+	if !diags.HasErrors() {
+		diags = loadDiags
+	}
 	if diags.HasErrors() {
 		r.view.Message("config_errors", configErrorPreamble, true)
 		r.view.Diagnostics(diags)

@@ -30,14 +30,19 @@ Usage: tfdeps [global options] lock verify
 // runLockVerify implements "tfdeps lock verify".
 func runLockVerify(m *Meta, args []string) int {
 	fs := newFlagSet(m, "lock verify", lockVerifyUsage)
+	vars := addVarFlags(fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
+	}
+	varOpts, varDiags := vars.configOptions(m)
+	if varDiags.HasErrors() {
+		return printVarErrors(m, vars, varDiags, false)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(m.Stderr, "\nError: Unexpected argument\n\nThe lock verify command expects no arguments, but got %q.\n\n", fs.Arg(0))
 		return 1
 	}
-	diags, tree, ok := verifyLock(m)
+	diags, tree, ok := verifyLock(m, varOpts...)
 	newDiagPrinter(m, snippetFiles(diags, treeFiles(tree))).Print(diags)
 	if !ok {
 		return 1
@@ -49,9 +54,9 @@ func runLockVerify(m *Meta, args []string) int {
 // verifyLock loads the configuration's requirements (configuration only,
 // no state, as OpenTofu's check does) and the lock file and checks them
 // against each other. It stops after the first step that has errors.
-func verifyLock(m *Meta) (hcl.Diagnostics, *config.Tree, bool) {
+func verifyLock(m *Meta, opts ...config.Option) (hcl.Diagnostics, *config.Tree, bool) {
 	res, diags := requirements.Load(".", requirements.Options{
-		Config: []config.Option{config.WithTofuVersion(m.TofuVersion)},
+		Config: append([]config.Option{config.WithTofuVersion(m.TofuVersion)}, opts...),
 	})
 	if res == nil || diags.HasErrors() {
 		return diags, resultTree(res), false

@@ -57,6 +57,7 @@ func runProviders(m *Meta, args []string) int {
 	fs.BoolVar(&opts.json, "json", false, "")
 	fs.StringVar(&opts.statePath, "state", "", "")
 	fs.StringVar(&opts.testsDir, "test-directory", config.DefaultTestsDir, "")
+	vars := addVarFlags(fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}
@@ -72,8 +73,12 @@ func runProviders(m *Meta, args []string) int {
 		opts.statePath = defaultStatePath(m)
 	}
 
+	varOpts, varDiags := vars.configOptions(m)
+	if varDiags.HasErrors() {
+		return printVarErrors(m, vars, varDiags, opts.json)
+	}
 	res, diags := requirements.Load(".", requirements.Options{
-		Config:    []config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(opts.testsDir)},
+		Config:    append([]config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(opts.testsDir)}, varOpts...),
 		StateFile: opts.statePath,
 	})
 	diags = append(diags, remoteStateWarning(res.Tree)...)
