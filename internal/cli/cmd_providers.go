@@ -73,6 +73,9 @@ func runProviders(m *Meta, args []string) int {
 		opts.statePath = defaultStatePath(m)
 	}
 
+	if diags := noConfigurationFiles(m); diags != nil {
+		return printVarErrors(m, vars, diags, opts.json)
+	}
 	varOpts, varDiags := vars.configOptions(m)
 	if varDiags.HasErrors() {
 		return printVarErrors(m, vars, varDiags, opts.json)
