@@ -111,8 +111,9 @@ func bodyMissingItem(mc *ModuleCall) hcl.Range {
 }
 
 // staticEval decodes the module calls' sources and versions after merging,
-// in declaration order (OpenTofu uses map order here; tfdeps is
-// deterministic), then checks that const variables have static values.
+// then the provider blocks' for_each, each in declaration order (OpenTofu
+// uses map order here; tfdeps is deterministic), then checks that const
+// variables have static values.
 func (m *Module) staticEval() hcl.Diagnostics {
 	e := m.static
 	if e == nil {
@@ -129,6 +130,9 @@ func (m *Module) staticEval() hcl.Diagnostics {
 	for _, mc := range calls {
 		diags = append(diags, e.decodeVersion(mc)...)
 		diags = append(diags, e.decodeSource(mc)...)
+	}
+	for _, pc := range m.providerConfigsInOrder(order) {
+		diags = append(diags, e.decodeProviderForEach(pc)...)
 	}
 	return append(diags, e.checkConstVariables(order)...)
 }

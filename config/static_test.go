@@ -162,6 +162,16 @@ func TestStaticModuleSources(t *testing.T) {
 			},
 		},
 		{
+			name:        "provider for_each",
+			src:         "locals {\n  list = [\"a\"]\n}\nprovider \"aws\" {\n  alias    = \"a\"\n  for_each = local.list\n}\nprovider \"aws\" {\n  alias    = \"b\"\n  for_each = var.nope\n}\nprovider \"aws\" {\n  alias    = \"c\"\n  for_each = null\n}\nprovider \"aws\" {\n  alias    = \"d\"\n  for_each = toset([\"x\"])\n}\n",
+			wantSources: map[string]string{},
+			wantDiags: []string{
+				"Invalid for_each argument: The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type tuple. @ main.tf:6,14-24",
+				"Undefined variable: Undefined variable var.nope @ main.tf:10,14-22",
+				"Invalid for_each argument: The given \"for_each\" argument value is unsuitable: the given \"for_each\" argument value is null. @ main.tf:14,14-18",
+			},
+		},
+		{
 			name:        "null and circular",
 			src:         "variable \"nul\" {\n  default = null\n}\nlocals {\n  a = local.b\n  b = local.a\n}\nmodule \"m\" {\n  source = var.nul\n}\nmodule \"n\" {\n  source = local.a\n}\n",
 			wantSources: map[string]string{"m": "", "n": ""},
