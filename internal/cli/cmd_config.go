@@ -41,7 +41,7 @@ func runConfig(m *Meta, args []string) int {
 	var opts configOptions
 	fs.BoolVar(&opts.explain, "explain", false, "")
 	fs.BoolVar(&opts.json, "json", false, "")
-	vars := addVarFlags(fs)
+	vars := addVarFlags(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}

@@ -73,7 +73,7 @@ func runInit(m *Meta, args []string) int {
 	fs.StringVar(&o.statePath, "state", "", "")
 	fs.BoolVar(&o.json, "json", false, "")
 	fs.BoolVar(&o.noColor, "no-color", false, "")
-	o.vars = addVarFlags(fs)
+	o.vars = addVarFlags(m, fs)
 	var ignored bool
 	fs.BoolVar(&ignored, "input", false, "")
 	fs.BoolVar(&ignored, "backend", true, "")

@@ -30,7 +30,7 @@ Usage: tfdeps [global options] lock verify
 // runLockVerify implements "tfdeps lock verify".
 func runLockVerify(m *Meta, args []string) int {
 	fs := newFlagSet(m, "lock verify", lockVerifyUsage)
-	vars := addVarFlags(fs)
+	vars := addVarFlags(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}

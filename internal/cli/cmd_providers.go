@@ -57,7 +57,7 @@ func runProviders(m *Meta, args []string) int {
 	fs.BoolVar(&opts.json, "json", false, "")
 	fs.StringVar(&opts.statePath, "state", "", "")
 	fs.StringVar(&opts.testsDir, "test-directory", config.DefaultTestsDir, "")
-	vars := addVarFlags(fs)
+	vars := addVarFlags(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}

@@ -93,7 +93,7 @@ func runProvidersLock(m *Meta, args []string) int {
 	fs.BoolVar(&o.recursive, "recursive", false, "")
 	fs.BoolVar(&o.noHashCache, "no-hash-cache", false, "")
 	fs.BoolVar(&o.downloadAll, "download-all", false, "")
-	vars := addVarFlags(fs)
+	vars := addVarFlags(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}

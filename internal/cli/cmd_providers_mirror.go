@@ -48,7 +48,7 @@ func runProvidersMirror(m *Meta, args []string) int {
 	fs := newFlagSet(m, "providers mirror", providersMirrorUsage)
 	fs.Var((*stringList)(&platformFlags), "platform", "")
 	parallelism := fs.Int("parallelism", providerlock.DefaultParallelism, "")
-	vars := addVarFlags(fs)
+	vars := addVarFlags(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,9 +13,11 @@ import (
 	"github.com/tfdeps/tfdeps/requirements"
 )
 
-// varsHelp is the help text of the -var and -var-file options, for the
-// commands that take them (those whose OpenTofu counterpart does).
+// varsHelp is the help text of the -var and -var-file options, appended to
+// the help of the commands that take them.
 const varsHelp = `
+Variable options:
+
   -var 'foo=bar'        Set a value for one of the input variables in the
                         root module of the configuration, for the variables
                         OpenTofu evaluates while loading it (module sources
@@ -36,9 +39,16 @@ type varFlags struct {
 	files map[string]*hcl.File
 }
 
-// addVarFlags registers -var and -var-file on fs.
-func addVarFlags(fs *flag.FlagSet) *varFlags {
+// addVarFlags registers -var and -var-file on fs and adds them to its
+// help text.
+func addVarFlags(m *Meta, fs *flag.FlagSet) *varFlags {
 	v := &varFlags{}
+	if usage := fs.Usage; usage != nil {
+		fs.Usage = func() {
+			usage()
+			io.WriteString(m.Stdout, varsHelp)
+		}
+	}
 	fs.Func("var", "", func(s string) error {
 		v.opts = append(v.opts, config.VarOption{Value: s})
 		return nil
