@@ -37,9 +37,14 @@ func WithInputValues(iv *InputValues) Option {
 // "default").
 func WithWorkspace(name string) Option { return func(o *options) { o.static.workspace = name } }
 
-// withModuleCall loads a child module as called by call in parent, at
-// module path childPath.
-func withModuleCall(parent *Module, call *ModuleCall, childPath []string) Option {
+// WithModuleCall loads a child module as called by call in the already
+// loaded module parent, at module path childPath (["a", "b"] for
+// module.a.module.b): static evaluation in the child takes its variables'
+// values from the call's arguments, evaluated in parent. Whatever loads
+// child modules (the tree builder, module walkers) must pass it; without
+// it a directory is loaded as the root module, whose values come from
+// WithInputValues.
+func WithModuleCall(parent *Module, call *ModuleCall, childPath []string) Option {
 	return func(o *options) {
 		if parent.static == nil {
 			return
