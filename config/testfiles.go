@@ -23,6 +23,8 @@ type TestRun struct {
 	Name         string
 	ModuleSource string
 	DeclRange    hcl.Range
+	// Providers is the run's providers map (nil without one).
+	Providers []PassedProviderConfig
 }
 
 var testFileSchema = &hcl.BodySchema{
@@ -88,9 +90,12 @@ func decodeTestFile(name string, src []byte) (tf *TestFile, diags hcl.Diagnostic
 
 func decodeTestRun(b *hcl.Block) *TestRun {
 	run := &TestRun{Name: b.Labels[0], DeclRange: b.DefRange}
-	c, _, _ := b.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "module"}}})
+	c, _, _ := b.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "module"}}, Attributes: []hcl.AttributeSchema{{Name: "providers"}}})
 	if c == nil {
 		return run
+	}
+	if attr, ok := c.Attributes["providers"]; ok {
+		run.Providers, _ = decodePassedProviderConfigs(attr)
 	}
 	for _, mb := range c.Blocks {
 		mc, _, _ := mb.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}}})

@@ -54,6 +54,9 @@ func checkModule(t *config.Tree, noConfig *hcl.Range) hcl.Diagnostics {
 	diags = append(diags, ds...)
 	diags = append(diags, checkImpliedNames(t, localNames)...)
 	diags = append(diags, checkProviderConfigs(t, localNames, noConfig)...)
+	if len(t.Path) == 0 {
+		diags = append(diags, checkTestProviders(t.Module)...)
+	}
 	diags = append(diags, checkPredecessor(t.Module)...)
 	return diags
 }

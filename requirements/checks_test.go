@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/config"
 )
 
 // checkDiag is a diagnostic as compared in these tests: severity, summary,
@@ -65,6 +67,72 @@ resource "aws_instance" "x" {}
 			want: []checkDiag{
 				{"warning", "Backend configuration ignored", "Any selected backend applies to the entire configuration, so OpenTofu expects provider configurations only in the root module.\n\nThis is a warning rather than an error because it's sometimes convenient to temporarily call a root module as a child module for testing purposes, but this backend configuration block will have no effect.", "child/main.tf:2,3-2,18"},
 				{"error", "Invalid import configuration", "An import block was detected in \"module.child\". Import blocks are only allowed in the root module.", "child/main.tf:5,1-5,7"},
+			},
+		},
+		{
+			name: "tests",
+			files: map[string]string{
+				"main.tf": `terraform {
+  required_providers {
+    foo = {
+      source                = "hashicorp/foo"
+      configuration_aliases = [foo.x]
+    }
+  }
+}
+provider "bar" {}
+provider "foo" {
+  alias = "x"
+}
+`,
+				"main.tftest.hcl": `provider "bar" {}
+provider "foo" {}
+provider "baz" {}
+provider "baz" {
+  alias = "x"
+}
+run "a" {
+  providers = {
+    foo = bar
+    foo.x = baz.x
+  }
+}
+run "b" {}
+`,
+			},
+			want: []checkDiag{
+				{"error", "Provider type mismatch", "The provider \"bar\" in main.tftest.hcl represents provider \"registry.opentofu.org/hashicorp/foo\", but \"bar\" in the root module represents \"registry.opentofu.org/hashicorp/bar\".\n\nThis means the provider definition for \"bar\" within main.tftest.hcl has been referenced by multiple run blocks and assigned to different provider types.", "main.tftest.hcl:1,1-1,15"},
+			},
+		},
+		{
+			name: "test run providers",
+			files: map[string]string{
+				"main.tf": `terraform {
+  required_providers {
+    foo = {
+      source = "hashicorp/foo"
+    }
+  }
+}
+provider "bar" {}
+`,
+				"main.tftest.hcl": `provider "foo" {}
+provider "bar" {}
+run "ok" {
+  providers = {
+    foo = foo
+    bar = bar
+  }
+}
+run "mismatched" {
+  providers = {
+    foo = bar
+  }
+}
+`,
+			},
+			want: []checkDiag{
+				{"error", "Provider type mismatch", "The local name \"bar\" in main.tftest.hcl represents provider \"registry.opentofu.org/hashicorp/bar\", but \"foo\" in the root module represents \"registry.opentofu.org/hashicorp/foo\".\n\nThis means the provider definition for \"bar\" within main.tftest.hcl, or other provider definitions with the same name, have been referenced by multiple run blocks and assigned to different provider types.", "main.tftest.hcl:11,11-11,14"},
 			},
 		},
 		{
@@ -282,7 +350,7 @@ module "child" {
 		}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, diags := loadMap(t, tt.files, Options{})
+			_, diags := loadMap(t, tt.files, Options{Config: []config.Option{config.WithTestsDir("tests")}})
 			compareWithReference(t, tt.files, tt.want)
 			if diff := cmp.Diff(sortChecks(tt.want), sortChecks(toCheckDiags(diags))); diff != "" {
 				t.Errorf("diagnostics (-want +got):\n%s", diff)
