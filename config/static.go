@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	tfaddr "github.com/opentofu/registry-address/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 )
 
 // Static evaluation: what OpenTofu (1.8+) evaluates while loading a module,
@@ -70,17 +71,22 @@ type staticEvaluator struct {
 	call staticCall
 	// values are the root module's variable values (root module only).
 	values *InputValues
+	funcs  map[string]function.Function
 }
+
+// functions returns the function table, built with the evaluator and
+// only read afterwards (child modules may be loaded concurrently).
+func (e *staticEvaluator) functions() map[string]function.Function { return e.funcs }
 
 func newStaticEvaluator(m *Module, o staticOptions) *staticEvaluator {
 	if o.call != nil {
-		return &staticEvaluator{mod: m, call: *o.call}
+		return &staticEvaluator{mod: m, call: *o.call, funcs: staticFunctions()}
 	}
 	ws := o.workspace
 	if ws == "" {
 		ws = "default"
 	}
-	return &staticEvaluator{mod: m, values: o.values, call: staticCall{vars: o.values.rootVariable, rootDir: m.SourceDir, workspace: ws}}
+	return &staticEvaluator{mod: m, values: o.values, funcs: staticFunctions(), call: staticCall{vars: o.values.rootVariable, rootDir: m.SourceDir, workspace: ws}}
 }
 
 // childCall is the call of a child module: its variables are the call's

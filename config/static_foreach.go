@@ -20,7 +20,7 @@ func (e *staticEvaluator) decodeProviderForEach(pc *ProviderConfig) hcl.Diagnost
 	id := staticIdent{module: e.call.path, subject: fmt.Sprintf("provider.%s.%s.for_each", pc.Name, pc.Alias), decl: expr.Range()}
 	s := e.scope(id)
 	refs, diags := staticReferences(expr)
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: staticFunctions()}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: s.eval.functions()}
 	if len(refs) > 0 {
 		refDiags := checkStaticRefs(refs, id.String())
 		diags = append(diags, refDiags...)

@@ -14,7 +14,7 @@ import (
 // providers, under OpenTofu's names. A call to another function is HCL's
 // "Call to unknown function" error (a listed deviation).
 func staticFunctions() map[string]function.Function {
-	return map[string]function.Function{
+	funcs := map[string]function.Function{
 		"abs":             stdlib.AbsoluteFunc,
 		"can":             tryfunc.CanFunc,
 		"ceil":            stdlib.CeilFunc,
@@ -80,6 +80,10 @@ func staticFunctions() map[string]function.Function {
 		"values":          stdlib.ValuesFunc,
 		"zipmap":          stdlib.ZipmapFunc,
 	}
+	for name, fn := range moreStaticFunctions() {
+		funcs[name] = fn
+	}
+	return funcs
 }
 
 // stringPredicate is startswith, endswith or strcontains.

@@ -91,15 +91,19 @@ func parseStaticRef(t hcl.Traversal) (*staticRef, hcl.Diagnostics) {
 	return resourceRef("", rootRange, t)
 }
 
+// singleAttrRef reads ROOT.NAME. Like OpenTofu, a malformed one is an
+// error that still yields a reference to ROOT.<empty name> without a
+// source range, which static evaluation then tries to resolve.
 func singleAttrRef(t hcl.Traversal) (*staticRef, hcl.Diagnostics) {
 	root := t.RootName()
 	rootRange := t[0].SourceRange()
+	bogus := &staticRef{root: root, subject: root + "."}
 	if len(t) < 2 {
-		return nil, hcl.Diagnostics{errorDiag("Invalid reference", fmt.Sprintf("The %q object cannot be accessed directly. Instead, access one of its attributes.", root), &rootRange)}
+		return bogus, hcl.Diagnostics{errorDiag("Invalid reference", fmt.Sprintf("The %q object cannot be accessed directly. Instead, access one of its attributes.", root), &rootRange)}
 	}
 	attr, ok := t[1].(hcl.TraverseAttr)
 	if !ok {
-		return nil, hcl.Diagnostics{errorDiag("Invalid reference", fmt.Sprintf("The %q object does not support this operation.", root), t[1].SourceRange().Ptr())}
+		return bogus, hcl.Diagnostics{errorDiag("Invalid reference", fmt.Sprintf("The %q object does not support this operation.", root), t[1].SourceRange().Ptr())}
 	}
 	return &staticRef{root: root, name: attr.Name, subject: root + "." + attr.Name, rng: hcl.RangeBetween(rootRange, attr.SrcRange)}, nil
 }
@@ -138,7 +142,7 @@ func resourceRef(prefix string, start hcl.Range, t hcl.Traversal) (*staticRef, h
 // moduleRef reads module.NAME[KEY].OUTPUT.
 func moduleRef(t hcl.Traversal) (*staticRef, hcl.Diagnostics) {
 	ref, diags := singleAttrRef(t)
-	if ref == nil {
+	if diags.HasErrors() {
 		return nil, diags
 	}
 	ref.kind = refOther

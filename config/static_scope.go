@@ -116,7 +116,7 @@ func containsMark(v cty.Value, mark string) bool {
 // static, resolves the others and evaluates expr with them.
 func (s staticScope) evalExpr(expr hcl.Expression) (cty.Value, hcl.Diagnostics) {
 	refs, diags := staticReferences(expr)
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: staticFunctions()}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: s.eval.functions()}
 	if len(refs) > 0 {
 		refDiags := checkStaticRefs(refs, s.top().String())
 		diags = append(diags, refDiags...)

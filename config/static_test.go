@@ -172,6 +172,15 @@ func TestStaticModuleSources(t *testing.T) {
 			},
 		},
 		{
+			name:        "more functions, malformed reference",
+			src:         "module \"m\" {\n  source = \"./${lower(one([\"A\"]))}-${length(\"ab\")}-${md5(\"\")}\"\n}\nmodule \"n\" {\n  source = \"./${var}\"\n}\n",
+			wantSources: map[string]string{"m": "./a-2-d41d8cd98f00b204e9800998ecf8427e", "n": ""},
+			wantDiags: []string{
+				"Invalid reference: The \"var\" object cannot be accessed directly. Instead, access one of its attributes. @ main.tf:5,17-20",
+				"Undefined variable: Undefined variable var. @ :0,0-0",
+			},
+		},
+		{
 			name:        "null and circular",
 			src:         "variable \"nul\" {\n  default = null\n}\nlocals {\n  a = local.b\n  b = local.a\n}\nmodule \"m\" {\n  source = var.nul\n}\nmodule \"n\" {\n  source = local.a\n}\n",
 			wantSources: map[string]string{"m": "", "n": ""},
