@@ -264,9 +264,15 @@ func unmarked(v cty.Value) cty.Value {
 	return u
 }
 
-// addValueFiles adds the root module's variables files to files (for
-// source snippets of errors in the values they give).
+// addValueFiles adds the root module's variables files and test files to
+// files (for source snippets of errors in the values they give and of the
+// checks of test files' providers).
 func (m *Module) addValueFiles(files map[string]*hcl.File) {
+	for _, tf := range m.Tests {
+		if tf.HCL != nil {
+			files[tf.Name] = tf.HCL
+		}
+	}
 	if m.static == nil || m.static.values == nil {
 		return
 	}

@@ -15,6 +15,8 @@ type TestFile struct {
 	Name      string
 	Providers []*ProviderConfig
 	Runs      []*TestRun
+	// HCL is the parsed file (for source snippets in diagnostics).
+	HCL *hcl.File
 }
 
 // TestRun is a run block; ModuleSource is its module { source } ("" when
@@ -68,6 +70,7 @@ func decodeTestFile(name string, src []byte) (tf *TestFile, diags hcl.Diagnostic
 		}
 	}()
 	f, diags := parseFile(name, src)
+	tf.HCL = f
 	if f == nil || f.Body == nil {
 		return tf, diags
 	}
