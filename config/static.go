@@ -72,6 +72,7 @@ type staticEvaluator struct {
 	// values are the root module's variable values (root module only).
 	values *InputValues
 	funcs  map[string]function.Function
+	memo   localMemo
 }
 
 // functions returns the function table, built with the evaluator and

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -43,14 +44,31 @@ func (id staticIdent) String() string {
 // identifiers being computed (to find circular references).
 type staticScope struct {
 	eval  *staticEvaluator
-	stack []staticIdent
+	stack *staticFrame
+}
+
+// staticFrame is one identifier being computed, linked to the one that
+// needs it (a persistent stack: pushing copies nothing).
+type staticFrame struct {
+	id    staticIdent
+	prev  *staticFrame
+	depth int
+}
+
+// bottom is the identifier the evaluation started from.
+func (s staticScope) bottom() staticIdent {
+	f := s.stack
+	for f.prev != nil {
+		f = f.prev
+	}
+	return f.id
 }
 
 func (e *staticEvaluator) scope(id staticIdent) staticScope {
-	return staticScope{eval: e, stack: []staticIdent{id}}
+	return staticScope{eval: e, stack: &staticFrame{id: id, depth: 1}}
 }
 
-func (s staticScope) top() staticIdent { return s.stack[len(s.stack)-1] }
+func (s staticScope) top() staticIdent { return s.stack.id }
 
 // evaluate evaluates expr statically on behalf of id.
 func (e *staticEvaluator) evaluate(expr hcl.Expression, id staticIdent) (cty.Value, hcl.Diagnostics) {
@@ -179,13 +197,15 @@ func (s staticScope) enhance(id staticIdent, diags hcl.Diagnostics) hcl.Diagnost
 // push returns the scope that evaluates id on behalf of s, or the circular
 // reference error.
 func (s staticScope) push(id staticIdent) (staticScope, hcl.Diagnostics) {
-	for _, frame := range s.stack {
-		if frame.String() == id.String() {
+	if s.stack.depth >= maxStaticDepth {
+		return s, hcl.Diagnostics{errorDiag("Static evaluation too deep", fmt.Sprintf("Computing %s needs a chain of more than %d local values, each depending on the next. tfdeps stops there.", s.bottom(), maxStaticDepth), id.decl.Ptr())}
+	}
+	for f := s.stack; f != nil; f = f.prev {
+		if f.id.subject == id.subject && f.id.String() == id.String() {
 			return s, hcl.Diagnostics{errorDiag("Circular reference", fmt.Sprintf("%s is self referential", id), id.decl.Ptr())}
 		}
 	}
-	stack := append(append([]staticIdent{}, s.stack...), id)
-	return staticScope{eval: s.eval, stack: stack}, nil
+	return staticScope{eval: s.eval, stack: &staticFrame{id: id, prev: s.stack, depth: s.stack.depth + 1}}, nil
 }
 
 func (s staticScope) local(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
@@ -193,13 +213,64 @@ func (s staticScope) local(name string, rng hcl.Range) (cty.Value, hcl.Diagnosti
 	if !ok {
 		return cty.DynamicVal, hcl.Diagnostics{errorDiag("Undefined local", fmt.Sprintf("Undefined local local.%s", name), &rng)}
 	}
+	if val, ok := s.eval.memo.get(name); ok {
+		return val, nil
+	}
 	id := staticIdent{module: s.eval.call.path, subject: "local." + name, decl: l.DeclRange}
+	if !s.eval.memo.spend() {
+		return cty.DynamicVal, hcl.Diagnostics{errorDiag("Static evaluation too complex", fmt.Sprintf("Computing %s evaluates local values more than %d times. tfdeps stops there.", s.bottom(), maxLocalEvaluations), id.decl.Ptr())}
+	}
 	inner, diags := s.push(id)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
 	val, valDiags := inner.evalExpr(l.Expr)
-	return val, s.enhance(id, append(diags, valDiags...))
+	diags = append(diags, valDiags...)
+	if !diags.HasErrors() {
+		s.eval.memo.put(name, val)
+	}
+	return val, s.enhance(id, diags)
+}
+
+// Limits on hostile configurations: OpenTofu evaluates every reference to
+// a local value again, without bound.
+const (
+	maxStaticDepth      = 4096
+	maxLocalEvaluations = 10000
+)
+
+// localMemo keeps the local values a module has computed without errors
+// (evaluating them again would give the same value and no diagnostics),
+// and counts evaluations. Child modules may be loaded concurrently and
+// evaluate their call arguments in their parent, hence the lock.
+type localMemo struct {
+	mu     sync.Mutex
+	values map[string]cty.Value
+	spent  int
+}
+
+func (m *localMemo) get(name string) (cty.Value, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.values[name]
+	return v, ok
+}
+
+func (m *localMemo) put(name string, v cty.Value) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.values == nil {
+		m.values = map[string]cty.Value{}
+	}
+	m.values[name] = v
+}
+
+// spend counts one evaluation; false once the budget is used up.
+func (m *localMemo) spend() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.spent++
+	return m.spent <= maxLocalEvaluations
 }
 
 func (s staticScope) pathAttr(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -221,6 +223,46 @@ func TestStaticModuleSources(t *testing.T) {
 				if diff := cmp.Diff(tt.wantVersion, versions); diff != "" {
 					t.Errorf("versions (-want +got):\n%s", diff)
 				}
+			}
+		})
+	}
+}
+
+// TestStaticEvaluationLimits: hostile chains of locals end with an error
+// instead of exhausting the stack, and repeated references are not
+// evaluated again (each doubling would otherwise double the work).
+func TestStaticEvaluationLimits(t *testing.T) {
+	var deep, wide strings.Builder
+	deep.WriteString("locals {\n")
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&deep, "  l%d = local.l%d\n", i, i+1)
+	}
+	deep.WriteString("  l5000 = \"x\"\n}\nmodule \"m\" {\n  source = \"./${local.l0}\"\n}\n")
+	wide.WriteString("locals {\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&wide, "  w%d = \"${local.w%d}${local.w%d}\"\n", i, i+1, i+1)
+	}
+	wide.WriteString("  w60 = \"\"\n}\nmodule \"m\" {\n  source = \"./x${local.w0}\"\n}\n")
+	tests := []struct {
+		name, src   string
+		wantSource  string
+		wantSummary string
+	}{
+		{name: "deep", src: deep.String(), wantSummary: "Static evaluation too deep"},
+		{name: "wide", src: wide.String(), wantSource: "./x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mod, diags := LoadDir(".", WithFileSystem(mapFS(map[string]string{"main.tf": tt.src})))
+			if got := mod.ModuleCalls["m"].SourceAddr; got != tt.wantSource {
+				t.Errorf("source = %q, want %q", got, tt.wantSource)
+			}
+			var got string
+			if len(diags) > 0 {
+				got = diags[0].Summary
+			}
+			if got != tt.wantSummary {
+				t.Errorf("first diagnostic %q, want %q (%d in all)", got, tt.wantSummary, len(diags))
 			}
 		})
 	}
