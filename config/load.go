@@ -17,6 +17,7 @@ type options struct {
 	testsDir    string
 	tofuVersion string
 	parallelism int
+	static      staticOptions
 }
 
 // WithFileSystem reads files through fsys instead of the operating system.
@@ -55,6 +56,7 @@ func LoadDir(dir string, opts ...Option) (*Module, hcl.Diagnostics) {
 	files, diags := DiscoverFiles(o.fsys, dir, o.testsDir)
 	m := newModule(dir)
 	m.Files = files
+	m.static = newStaticEvaluator(m, o.static)
 	if diags.HasErrors() {
 		return m, diags
 	}

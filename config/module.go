@@ -51,6 +51,7 @@ type Module struct {
 
 	primary, overrides []*File
 	document           *Document
+	static             *staticEvaluator
 }
 
 func newModule(dir string) *Module {
@@ -89,6 +90,7 @@ func (m *Module) ParsedFiles() map[string]*hcl.File {
 			files[f.Name] = f.HCL
 		}
 	}
+	m.addValueFiles(files)
 	return files
 }
 

@@ -55,14 +55,7 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 	}
 	if attr, ok := content.Attributes["version"]; ok {
 		mc.VersionExpr = attr.Expr
-		mc.HasVersion = true
-		// A version that is not a constant is left to static evaluation
-		// (OpenTofu evaluates it with variables and locals in scope).
-		if isConstantExpr(attr.Expr) {
-			vc, _, vDiags := decodeVersionConstraint(attr, attr.Name)
-			diags = append(diags, vDiags...)
-			mc.Version = vc.Required
-		}
+		mc.HasVersion = true // decoded by static evaluation (static.go)
 	}
 	var counters []*hcl.Attribute
 	if attr, ok := content.Attributes["count"]; ok {

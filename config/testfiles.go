@@ -15,6 +15,8 @@ type TestFile struct {
 	Name      string
 	Providers []*ProviderConfig
 	Runs      []*TestRun
+	// HCL is the parsed file (for source snippets in diagnostics).
+	HCL *hcl.File
 }
 
 // TestRun is a run block; ModuleSource is its module { source } ("" when
@@ -23,6 +25,8 @@ type TestRun struct {
 	Name         string
 	ModuleSource string
 	DeclRange    hcl.Range
+	// Providers is the run's providers map (nil without one).
+	Providers []PassedProviderConfig
 }
 
 var testFileSchema = &hcl.BodySchema{
@@ -66,6 +70,7 @@ func decodeTestFile(name string, src []byte) (tf *TestFile, diags hcl.Diagnostic
 		}
 	}()
 	f, diags := parseFile(name, src)
+	tf.HCL = f
 	if f == nil || f.Body == nil {
 		return tf, diags
 	}
@@ -90,9 +95,12 @@ func decodeTestFile(name string, src []byte) (tf *TestFile, diags hcl.Diagnostic
 
 func decodeTestRun(b *hcl.Block) *TestRun {
 	run := &TestRun{Name: b.Labels[0], DeclRange: b.DefRange}
-	c, _, _ := b.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "module"}}})
+	c, _, _ := b.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "module"}}, Attributes: []hcl.AttributeSchema{{Name: "providers"}}})
 	if c == nil {
 		return run
+	}
+	if attr, ok := c.Attributes["providers"]; ok {
+		run.Providers, _ = decodePassedProviderConfigs(attr)
 	}
 	for _, mb := range c.Blocks {
 		mc, _, _ := mb.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}}})

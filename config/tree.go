@@ -104,7 +104,7 @@ func buildChildren(t *Tree, rootDir string, manifest map[string]string, opts []O
 			diags = append(diags, errorDiag("Module not installed", `This module is not yet installed. Run "tofu init" to install all modules required by this configuration.`, call.DeclRange.Ptr()))
 			continue
 		}
-		mod, modDiags := LoadDir(dir, opts...)
+		mod, modDiags := LoadDir(dir, append(opts[:len(opts):len(opts)], WithModuleCall(t.Module, call, childPath))...)
 		diags = append(diags, modDiags...)
 		child := &Tree{Module: mod, Path: childPath, Call: call, SourceAddr: call.SourceAddr, Dir: dir, Parent: t, Children: map[string]*Tree{}}
 		t.Children[name] = child

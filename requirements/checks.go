@@ -14,29 +14,50 @@ import (
 // module that requires hashicorp/terraform. OpenTofu has no such warning.
 const SummaryPredecessorProvider = "Incompatible provider hashicorp/terraform"
 
-// Check reports the provider-name problems OpenTofu finds while building
-// the module tree (providers.md §4.4), module by module, children before
-// their parent as in OpenTofu: one provider required under two local names,
-// a default-namespace provider required under another name than its
+// Check reports the problems OpenTofu finds in provider names and provider
+// configurations while building the module tree (providers.md §4.4 and
+// OpenTofu's provider configuration validation), module by module, children
+// before their parent as in OpenTofu: one provider required under two local
+// names, a default-namespace provider required under another name than its
 // provider block's, a resource whose implied local name is missing from
-// required_providers while its provider is listed under another name, and a
-// resource type whose prefix is not a valid provider name. It adds the
-// tfdeps warning for a module that requires hashicorp/terraform.
+// required_providers while its provider is listed under another name, a
+// resource type whose prefix is not a valid provider name, and the
+// provider configurations passed between modules (checkProviderConfigs).
+// It adds the tfdeps warning for a module that requires
+// hashicorp/terraform.
 func Check(tree *config.Tree) hcl.Diagnostics {
-	if tree == nil {
+	return checkModule(tree, nil)
+}
+
+// checkModule checks t and its descendants; noConfig, when set, is the
+// count, for_each, enabled or depends_on argument of a call above t that
+// forbids provider configurations in t.
+func checkModule(t *config.Tree, noConfig *hcl.Range) hcl.Diagnostics {
+	if t == nil {
 		return nil
 	}
 	var diags hcl.Diagnostics
-	for _, name := range sortedKeys(tree.Children) {
-		diags = append(diags, Check(tree.Children[name])...)
+	for _, name := range sortedKeys(t.Children) {
+		child := t.Children[name]
+		childNoConfig := noConfig
+		if t.Module != nil && t.Module.ModuleCalls[name] != nil {
+			if r := expansionRange(t.Module.ModuleCalls[name]); r != nil {
+				childNoConfig = r
+			}
+		}
+		diags = append(diags, checkModule(child, childNoConfig)...)
 	}
-	if tree.Module == nil {
+	if t.Module == nil {
 		return diags
 	}
-	localNames, ds := checkRequiredProviders(tree.Module)
+	localNames, ds := checkRequiredProviders(t.Module)
 	diags = append(diags, ds...)
-	diags = append(diags, checkImpliedNames(tree, localNames)...)
-	diags = append(diags, checkPredecessor(tree.Module)...)
+	diags = append(diags, checkImpliedNames(t, localNames)...)
+	diags = append(diags, checkProviderConfigs(t, localNames, noConfig)...)
+	if len(t.Path) == 0 {
+		diags = append(diags, checkTestProviders(t.Module)...)
+	}
+	diags = append(diags, checkPredecessor(t.Module)...)
 	return diags
 }
 
@@ -183,4 +204,37 @@ func hasProviderBlockNamed(m *config.Module, name string) bool {
 		}
 	}
 	return false
+}
+
+// CheckChildModules reports what OpenTofu reports for child modules while
+// it loads them into the tree: a backend block is ignored (warning) and
+// import blocks are not allowed (error, at the first one). Errors here stop
+// Check, as OpenTofu's tree-building errors do.
+func CheckChildModules(tree *config.Tree) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if tree == nil {
+		return nil
+	}
+	tree.Walk(func(t *config.Tree) {
+		if len(t.Path) == 0 || t.Module == nil {
+			return
+		}
+		if b := t.Module.Backend; b != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Backend configuration ignored",
+				Detail:   "Any selected backend applies to the entire configuration, so OpenTofu expects provider configurations only in the root module.\n\nThis is a warning rather than an error because it's sometimes convenient to temporarily call a root module as a child module for testing purposes, but this backend configuration block will have no effect.",
+				Subject:  b.DeclRange.Ptr(),
+			})
+		}
+		if len(t.Module.Imports) > 0 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid import configuration",
+				Detail:   fmt.Sprintf("An import block was detected in %q. Import blocks are only allowed in the root module.", t.PathString()),
+				Subject:  t.Module.Imports[0].DeclRange.Ptr(),
+			})
+		}
+	})
+	return diags
 }

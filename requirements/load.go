@@ -35,8 +35,18 @@ type Options struct {
 func Load(dir string, opts Options) (*Result, hcl.Diagnostics) {
 	tree, rootDiags, buildDiags := config.LoadTree(dir, opts.Config...)
 	diags := append(hcl.Diagnostics{}, rootDiags...)
-	diags = append(diags, notInstalledAsWarnings(tree, buildDiags)...)
+	// Modules that are not installed are warnings for tfdeps: the checks
+	// still run on the rest of the tree.
+	buildDiags = notInstalledAsWarnings(tree, buildDiags)
+	diags = append(diags, buildDiags...)
+	var childDiags hcl.Diagnostics
 	if !rootDiags.HasErrors() {
+		childDiags = CheckChildModules(tree)
+		diags = append(diags, childDiags...)
+	}
+	if !rootDiags.HasErrors() && !buildDiags.HasErrors() && !childDiags.HasErrors() {
+		// OpenTofu checks provider configurations only in a tree that
+		// was built without errors.
 		diags = append(diags, Check(tree)...)
 	}
 	res, reqDiags := Collect(tree)

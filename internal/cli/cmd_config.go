@@ -41,15 +41,20 @@ func runConfig(m *Meta, args []string) int {
 	var opts configOptions
 	fs.BoolVar(&opts.explain, "explain", false, "")
 	fs.BoolVar(&opts.json, "json", false, "")
+	vars := addVarFlags(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
+	}
+	varOpts, varDiags := vars.configOptions(m)
+	if varDiags.HasErrors() {
+		return printVarErrors(m, vars, varDiags, false)
 	}
 	if diags := checkConfigArgs(opts, fs.Args()); diags.HasErrors() {
 		newDiagPrinter(m, nil).Print(diags)
 		return 1
 	}
 
-	mod, diags := config.LoadDir(".", config.WithTofuVersion(m.TofuVersion))
+	mod, diags := config.LoadDir(".", append([]config.Option{config.WithTofuVersion(m.TofuVersion)}, varOpts...)...)
 	doc := mod.Document()
 	printer := newDiagPrinter(m, doc.Files)
 	// Warnings go to stderr too: stdout must stay a loadable document.

@@ -54,6 +54,7 @@ type initOptions struct {
 	json       bool
 	noColor    bool
 	backend    bool
+	vars       *varFlags
 }
 
 type stringList []string
@@ -72,6 +73,7 @@ func runInit(m *Meta, args []string) int {
 	fs.StringVar(&o.statePath, "state", "", "")
 	fs.BoolVar(&o.json, "json", false, "")
 	fs.BoolVar(&o.noColor, "no-color", !m.Color, "")
+	o.vars = addVarFlags(m, fs)
 	var ignored bool
 	fs.BoolVar(&ignored, "input", false, "")
 	fs.BoolVar(&o.backend, "backend", true, "")
@@ -129,8 +131,11 @@ func (r *initRun) run(ctx context.Context) int {
 	if statePath == "" {
 		statePath = defaultStatePath(m)
 	}
-	reqs, diags := loadRequirements(m, r.opts.testsDir, statePath)
-	diags = withRootWarningsAgain(m, r.opts.testsDir, diags)
+	varOpts, diags := r.opts.vars.configOptions(m)
+	reqs, loadDiags := loadRequirements(m, r.opts.testsDir, statePath, varOpts...)
+	if !diags.HasErrors() {
+		diags = withRootWarningsAgain(m, r.opts.testsDir, loadDiags)
+	}
 	r.backendHeader(diags)
 	if diags.HasErrors() {
 		if hasConfigErrors(diags) {

@@ -32,13 +32,18 @@ Usage: tfdeps [global options] lock verify
 // runLockVerify implements "tfdeps lock verify".
 func runLockVerify(m *Meta, args []string) int {
 	fs := newFlagSet(m, "lock verify", lockVerifyUsage)
+	vars := addVarFlags(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
+	}
+	varOpts, varDiags := vars.configOptions(m)
+	if varDiags.HasErrors() {
+		return printVarErrors(m, vars, varDiags, false)
 	}
 	if fs.NArg() > 0 {
 		return usageError(m, fs, unexpectedArgumentDiag())
 	}
-	diags, tree, ok := verifyLock(m)
+	diags, tree, ok := verifyLock(m, varOpts...)
 	newDiagPrinter(m, snippetFiles(diags, treeFiles(tree))).Print(diags)
 	if !ok {
 		return 1
@@ -52,12 +57,12 @@ func runLockVerify(m *Meta, args []string) int {
 // against each other. It stops after the first step that has errors. A
 // directory without configuration or without a lock file fails: there
 // is nothing to call consistent.
-func verifyLock(m *Meta) (hcl.Diagnostics, *config.Tree, bool) {
+func verifyLock(m *Meta, opts ...config.Option) (hcl.Diagnostics, *config.Tree, bool) {
 	if workingDirIsEmpty() {
 		return hcl.Diagnostics{errorDiag("No configuration files", fmt.Sprintf("The directory %s contains no OpenTofu configuration files.", absWorkingDir(m)))}, nil, false
 	}
 	res, diags := requirements.Load(".", requirements.Options{
-		Config: []config.Option{config.WithTofuVersion(m.TofuVersion)},
+		Config: append([]config.Option{config.WithTofuVersion(m.TofuVersion)}, opts...),
 	})
 	if res == nil || diags.HasErrors() {
 		return diags, resultTree(res), false

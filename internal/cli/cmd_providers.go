@@ -59,6 +59,7 @@ func runProviders(m *Meta, args []string) int {
 	fs.BoolVar(&opts.json, "json", false, "")
 	fs.StringVar(&opts.statePath, "state", "", "")
 	fs.StringVar(&opts.testsDir, "test-directory", config.DefaultTestsDir, "")
+	vars := addVarFlags(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}
@@ -76,20 +77,15 @@ func runProviders(m *Meta, args []string) int {
 		opts.statePath = defaultStatePath(m)
 	}
 
-	if files, _ := config.DiscoverFiles(config.OSFileSystem{}, ".", ""); len(files.Primary)+len(files.Override) == 0 {
-		abs, err := filepath.Abs(".")
-		if err != nil {
-			abs = "."
-		}
-		newDiagPrinter(m, nil).Print(hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "No configuration files",
-			Detail:   fmt.Sprintf("The directory %s contains no OpenTofu configuration files.", abs),
-		}})
-		return 1
+	if diags := noConfigurationFiles(m); diags != nil {
+		return printVarErrors(m, vars, diags, opts.json)
+	}
+	varOpts, varDiags := vars.configOptions(m)
+	if varDiags.HasErrors() {
+		return printVarErrors(m, vars, varDiags, opts.json)
 	}
 	res, diags := requirements.Load(".", requirements.Options{
-		Config:    []config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(opts.testsDir)},
+		Config:    append([]config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(opts.testsDir)}, varOpts...),
 		StateFile: opts.statePath,
 	})
 	if !diags.HasErrors() {

@@ -78,6 +78,8 @@ type providersLockOptions struct {
 	noHashCache  bool
 	downloadAll  bool
 	providerArgs []string
+	// configOpts carry the root module's variable values (vars.go).
+	configOpts []config.Option
 }
 
 // runProvidersLock implements "tfdeps providers lock".
@@ -91,11 +93,13 @@ func runProvidersLock(m *Meta, args []string) int {
 	fs.BoolVar(&o.recursive, "recursive", false, "")
 	fs.BoolVar(&o.noHashCache, "no-hash-cache", false, "")
 	fs.BoolVar(&o.downloadAll, "download-all", false, "")
-	var ignored stringList
-	fs.Var(&ignored, "var", "")
-	fs.Var(&ignored, "var-file", "")
+	vars := addVarFlags(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
+	}
+	var varDiags hcl.Diagnostics
+	if o.configOpts, varDiags = vars.configOptions(m); varDiags.HasErrors() {
+		return printVarErrorsExtra(m, vars, varDiags)
 	}
 	o.providerArgs = fs.Args()
 	o.parallelism = max(o.parallelism, 1)
@@ -256,7 +260,7 @@ func (r *lockRun) lockDir(ctx context.Context, dir string) int {
 // returns its lockable requirements, narrowed to the provider arguments.
 func (r *lockRun) requirements(dir string) (providerlock.Requirements, *requirements.Result, hcl.Diagnostics) {
 	diags := append(hcl.Diagnostics{}, r.diags...)
-	res, cfgDiags := requirements.Load(dir, requirements.Options{Config: []config.Option{config.WithTofuVersion(r.m.TofuVersion)}})
+	res, cfgDiags := requirements.Load(dir, requirements.Options{Config: append([]config.Option{config.WithTofuVersion(r.m.TofuVersion)}, r.opts.configOpts...)})
 	diags = append(diags, cfgDiags...)
 	all := map[addrs.Provider]versions.Constraints{}
 	if res != nil {

@@ -48,11 +48,13 @@ func runProvidersMirror(m *Meta, args []string) int {
 	fs := newFlagSet(m, "providers mirror", providersMirrorUsage)
 	fs.Var((*stringList)(&platformFlags), "platform", "")
 	parallelism := fs.Int("parallelism", providerlock.DefaultParallelism, "")
-	var ignored stringList
-	fs.Var(&ignored, "var", "")
-	fs.Var(&ignored, "var-file", "")
+	vars := addVarFlags(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
+	}
+	varOpts, varDiags := vars.configOptions(m)
+	if varDiags.HasErrors() {
+		return printVarErrorsExtra(m, vars, varDiags)
 	}
 	*parallelism = max(*parallelism, 1)
 	var diags hcl.Diagnostics
@@ -63,7 +65,7 @@ func runProvidersMirror(m *Meta, args []string) int {
 	}
 	platforms, platformDiags := parsePlatformFlags(m, platformFlags)
 	diags = append(diags, platformDiags...)
-	res, cfgDiags := requirements.Load(".", requirements.Options{Config: []config.Option{config.WithTofuVersion(m.TofuVersion)}})
+	res, cfgDiags := requirements.Load(".", requirements.Options{Config: append([]config.Option{config.WithTofuVersion(m.TofuVersion)}, varOpts...)})
 	diags = append(diags, cfgDiags...)
 	locks, _, lockDiags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
 	diags = append(diags, lockDiags...)

@@ -25,9 +25,9 @@ const configErrorPreamble = "\nOpenTofu encountered problems during initializati
 // collects its provider requirements, with those of the resources in the
 // local state file statePath. Errors are configuration errors (printed
 // after the preamble).
-func loadRequirements(m *Meta, testsDir, statePath string) (*requirements.Result, hcl.Diagnostics) {
+func loadRequirements(m *Meta, testsDir, statePath string, extra ...config.Option) (*requirements.Result, hcl.Diagnostics) {
 	res, diags := requirements.Load(".", requirements.Options{
-		Config:    []config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(testsDir)},
+		Config:    append([]config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(testsDir)}, extra...),
 		StateFile: statePath,
 	})
 	return res, withoutOwnWarnings(diags)

@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/requirements"
+)
+
+// varsHelp is the help text of the -var and -var-file options, appended to
+// the help of the commands that take them.
+const varsHelp = `
+Variable options:
+
+  -var 'foo=bar'        Set a value for one of the input variables in the
+                        root module of the configuration, for the variables
+                        OpenTofu evaluates while loading it (module sources
+                        and versions). Use this option more than once to set
+                        more than one variable.
+
+  -var-file=filename    Load variable values from the given file, in addition
+                        to the default files terraform.tfvars and *.auto.tfvars.
+                        Use this option more than once to include more than
+                        one variables file.
+`
+
+// varFlags are a command's -var and -var-file options, in command-line
+// order (OpenTofu applies them in that order, mixed).
+type varFlags struct {
+	opts []config.VarOption
+	// files are the variables files read by configOptions, for source
+	// snippets in diagnostics.
+	files map[string]*hcl.File
+}
+
+// addVarFlags registers -var and -var-file on fs and adds them to its
+// help text.
+func addVarFlags(m *Meta, fs *flag.FlagSet) *varFlags {
+	v := &varFlags{}
+	if usage := fs.Usage; usage != nil {
+		fs.Usage = func() {
+			usage()
+			io.WriteString(m.Stdout, varsHelp)
+		}
+	}
+	fs.Func("var", "", func(s string) error {
+		v.opts = append(v.opts, config.VarOption{Value: s})
+		return nil
+	})
+	fs.Func("var-file", "", func(s string) error {
+		v.opts = append(v.opts, config.VarOption{File: true, Value: s})
+		return nil
+	})
+	return v
+}
+
+// configOptions collects the root module's variable values, as OpenTofu
+// does before loading the configuration: TF_VAR_ environment variables,
+// terraform.tfvars, terraform.tfvars.json and *.auto.tfvars(.json) of the
+// working directory, then the options. It returns the loader options that
+// use them and the current workspace; error diagnostics mean the command
+// must stop before loading.
+func (v *varFlags) configOptions(m *Meta) ([]config.Option, hcl.Diagnostics) {
+	var environ []string
+	if m.Environ != nil {
+		environ = m.Environ()
+	}
+	iv, diags := config.CollectInputValues(config.VarSources{Dir: ".", Environ: environ, Options: v.opts})
+	v.files = iv.Files
+	return []config.Option{config.WithInputValues(iv), config.WithWorkspace(currentWorkspace(m))}, diags
+}
+
+// currentWorkspace is TF_WORKSPACE, else the name in .terraform/environment
+// (in TF_DATA_DIR), else "default".
+func currentWorkspace(m *Meta) string {
+	if ws := m.Getenv("TF_WORKSPACE"); ws != "" {
+		return ws
+	}
+	dataDir := m.Getenv("TF_DATA_DIR")
+	if dataDir == "" {
+		dataDir = ".terraform"
+	}
+	if b, err := os.ReadFile(filepath.Join(dataDir, "environment")); err == nil {
+		if ws := strings.TrimSpace(string(b)); ws != "" {
+			return ws
+		}
+	}
+	return "default"
+}
+
+// printVarErrors prints the errors of collecting variable values (as
+// JSON for -json) and returns the exit code.
+func printVarErrors(m *Meta, v *varFlags, diags hcl.Diagnostics, asJSON bool) int {
+	if asJSON {
+		return printProvidersJSON(m, &requirements.Result{}, diags)
+	}
+	newDiagPrinter(m, v.files).Print(diags)
+	return 1
+}
+
+// printVarErrorsExtra prints the errors as providers lock and providers
+// mirror print diagnostics (OpenTofu crashes there: tfdeps reports them).
+func printVarErrorsExtra(m *Meta, v *varFlags, diags hcl.Diagnostics) int {
+	p := newDiagPrinter(m, v.files)
+	p.extraNewline = true
+	p.Print(diags)
+	return 1
+}
