@@ -20,6 +20,10 @@ const (
 	MirrorIndex            // /mirror/HOST/NS/TYPE/index.json
 	MirrorVersion          // /mirror/HOST/NS/TYPE/VERSION.json
 	MirrorArchive          // /mirror/HOST/NS/TYPE/*.zip
+	ModuleVersions         // /v1/modules/NS/NAME/SYSTEM/versions
+	ModuleDownload         // /v1/modules/NS/NAME/SYSTEM/VERSION/download
+	ModuleArchive          // /modfiles/NS/NAME/SYSTEM/VERSION.EXT
+	ModulePage             // /modpage/NS/NAME/SYSTEM/VERSION (answers ?terraform-get=1)
 )
 
 // FaultKind is a kind of injected failure.
