@@ -1,11 +1,17 @@
 package config
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/tfdeps/tfdeps/internal/conformance"
 	"github.com/tfdeps/tfdeps/moduleaddr"
 )
 
@@ -45,5 +51,38 @@ func TestModuleCallSource(t *testing.T) {
 				t.Errorf("source (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestConformanceModuleSourceErrors loads the root module of the modules
+// conformance case config-errors and checks each source diagnostic's
+// summary, line and detail against what OpenTofu printed (details compared
+// with the word wrapping undone).
+func TestConformanceModuleSourceErrors(t *testing.T) {
+	dir := conformance.Dir(t, "modules", "config-errors")
+	recorded, err := os.ReadFile(filepath.Join(dir, "recorded-output.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSummaries, err := os.ReadFile(filepath.Join(dir, "expected-errors.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, diags := LoadDir(".", WithFileSystem(OSFileSystem{Root: filepath.Join(dir, "in")}))
+	var got []string
+	flat := strings.Join(strings.Fields(string(recorded)), " ")
+	for _, d := range diags {
+		got = append(got, "Error: "+d.Summary)
+		where := fmt.Sprintf("on main.tf line %d,", d.Subject.Start.Line)
+		if !strings.Contains(flat, where) {
+			t.Errorf("%s: OpenTofu reported nothing %s", d.Summary, where)
+		}
+		if detail := strings.Join(strings.Fields(d.Detail), " "); !strings.Contains(flat, detail) {
+			t.Errorf("detail not in OpenTofu's output: %s", detail)
+		}
+	}
+	sort.Strings(got)
+	if diff := cmp.Diff(strings.Fields(strings.ReplaceAll(string(wantSummaries), "Error: ", "Error:_")), strings.Fields(strings.ReplaceAll(strings.Join(got, "\n"), "Error: ", "Error:_"))); diff != "" {
+		t.Errorf("summaries (-want +got):\n%s", diff)
 	}
 }
