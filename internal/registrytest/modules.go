@@ -12,9 +12,12 @@ import (
 )
 
 // Module is one module of the fake registry. Set Options.Modules.
+// The JSON names let scripts describe modules in fake.json.
 type Module struct {
-	Namespace, Name, System string
-	Versions                []ModuleVersion
+	Namespace string          `json:"namespace"`
+	Name      string          `json:"name"`
+	System    string          `json:"system"`
+	Versions  []ModuleVersion `json:"versions"`
 }
 
 // LocationKind selects how the download endpoint answers.
@@ -34,28 +37,43 @@ const (
 // ModuleVersion is one version of a Module.
 type ModuleVersion struct {
 	// Version as listed in the versions response (may be any string).
-	Version string
+	Version string `json:"version"`
 	// Files of the package: slash path → content. A path ending in "*" is
 	// written executable (mode 0755) without the "*"; others 0644.
-	Files map[string]string
+	Files map[string]string `json:"files"`
 	// Format of the archive: "zip" (default), "tar.gz", "tgz", "tar.bz2"
 	// (needs the bzip2 command), "tar.xz".
-	Format string
+	Format string `json:"format"`
 	// Prefix puts every file under this directory inside the archive and
 	// adds "//Prefix" to the location (like GitHub tarballs).
-	Prefix string
+	Prefix string `json:"prefix"`
 	// Location selects the answer form.
-	Location LocationKind
+	Location LocationKind `json:"location"`
 	// RelativeLocation gives a location relative to the download URL
 	// ("/modfiles/…") instead of an absolute URL.
-	RelativeLocation bool
+	RelativeLocation bool `json:"relative_location"`
 	// ViaPage makes the location the module's HTTP page (ModulePage),
 	// which answers with X-Terraform-Get pointing at the archive.
-	ViaPage bool
+	ViaPage bool `json:"via_page"`
 	// RawLocation, when set, is returned as the location verbatim.
-	RawLocation string
+	RawLocation string `json:"raw_location"`
 	// UseCredentials is use_registry_credentials for DirectLocation.
-	UseCredentials bool
+	UseCredentials bool `json:"use_credentials"`
+}
+
+// UnmarshalText reads "header", "json" or "direct" (fake.json).
+func (k *LocationKind) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "header", "":
+		*k = HeaderLocation
+	case "json":
+		*k = JSONLocation
+	case "direct":
+		*k = DirectLocation
+	default:
+		return fmt.Errorf("unknown location kind %q (want header, json or direct)", b)
+	}
+	return nil
 }
 
 // ModulesBaseURL is the modules.v1 base URL, ending in "/".
