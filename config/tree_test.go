@@ -269,3 +269,11 @@ func BenchmarkBuildTreeLeftRight(b *testing.B) {
 		LoadTree(".", WithFileSystem(OSFileSystem{Root: dir}))
 	}
 }
+
+func BenchmarkLoadTreeChain150(b *testing.B) {
+	dir := b.TempDir()
+	chain(b, dir, 150)
+	for b.Loop() {
+		LoadTree(".", WithFileSystem(OSFileSystem{Root: dir}))
+	}
+}
