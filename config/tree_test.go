@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/internal/conformance"
 )
 
 // treeLines lists "PATH DIR" for every module of a tree.
@@ -275,5 +277,37 @@ func BenchmarkLoadTreeChain150(b *testing.B) {
 	chain(b, dir, 150)
 	for b.Loop() {
 		LoadTree(".", WithFileSystem(OSFileSystem{Root: dir}))
+	}
+}
+
+// TestConformanceNotInstalled loads the modules conformance case
+// get-false-not-installed (init -get=false on a fresh directory): every
+// call, local or remote, is "Module not installed" at its block.
+func TestConformanceNotInstalled(t *testing.T) {
+	dir := conformance.Dir(t, "modules", "get-false-not-installed")
+	recorded, err := os.ReadFile(filepath.Join(dir, "recorded-output.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rootDiags, diags := LoadTree(".", WithFileSystem(OSFileSystem{Root: filepath.Join(dir, "in")}))
+	if rootDiags.HasErrors() {
+		t.Fatal(rootDiags)
+	}
+	var got []string
+	for _, d := range diags {
+		got = append(got, fmt.Sprintf("Error: %s | on %s line %d: | %s", d.Summary, d.Subject.Filename, d.Subject.Start.Line, strings.Join(strings.Fields(d.Detail), " ")))
+	}
+	var want []string
+	blocks := strings.Split(string(recorded), "Error: ")[1:]
+	for _, b := range blocks {
+		lines := strings.Split(b, "\n")
+		var detail []string
+		for _, l := range lines[5:] {
+			detail = append(detail, strings.Fields(l)...)
+		}
+		want = append(want, fmt.Sprintf("Error: %s | %s | %s", lines[0], strings.TrimSpace(lines[2]), strings.Join(detail, " ")))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-OpenTofu +tfdeps):\n%s", diff)
 	}
 }
