@@ -80,11 +80,13 @@ func (c *Client) ModuleLocation(ctx context.Context, src moduleaddr.Registry, ve
 	if err != nil {
 		return ModulePackageLocation{}, fmt.Errorf("error reading response body from registry: %w", err)
 	}
-	return decodeModuleLocation(resp.StatusCode, resp.Status, resp.Header, body, src, version, u)
+	// An indirect location in BitBucket shorthand asks BitBucket's API, as
+	// OpenTofu's does, through the default HTTP client.
+	return decodeModuleLocation(resp.StatusCode, resp.Status, resp.Header, body, src, version, u, moduleaddr.Parser{})
 }
 
 // decodeModuleLocation applies the §3.4 answer table.
-func decodeModuleLocation(status int, statusText string, h http.Header, body []byte, src moduleaddr.Registry, version string, u *url.URL) (ModulePackageLocation, error) {
+func decodeModuleLocation(status int, statusText string, h http.Header, body []byte, src moduleaddr.Registry, version string, u *url.URL, p moduleaddr.Parser) (ModulePackageLocation, error) {
 	pkg := src.Package()
 	switch status {
 	case http.StatusOK:
@@ -99,11 +101,11 @@ func decodeModuleLocation(status int, statusText string, h http.Header, body []b
 			return directLocation(v.Location, pkg, src.Subdir, u, *v.UseRegistryCredentials)
 		}
 		if v.Location == "" {
-			return indirectLocation(h.Get("X-Terraform-Get"), src.Subdir, u)
+			return indirectLocation(h.Get("X-Terraform-Get"), src.Subdir, u, p)
 		}
-		return indirectLocation(v.Location, src.Subdir, u)
+		return indirectLocation(v.Location, src.Subdir, u, p)
 	case http.StatusNoContent:
-		return indirectLocation(h.Get("X-Terraform-Get"), src.Subdir, u)
+		return indirectLocation(h.Get("X-Terraform-Get"), src.Subdir, u, p)
 	case http.StatusNotFound:
 		return ModulePackageLocation{}, fmt.Errorf("module %q version %q not found", pkg.String(), version)
 	}
@@ -112,7 +114,7 @@ func decodeModuleLocation(status int, statusText string, h http.Header, body []b
 
 // indirectLocation resolves a relative location against the download URL
 // and requires a remote address.
-func indirectLocation(raw, subdir string, base *url.URL) (ModulePackageLocation, error) {
+func indirectLocation(raw, subdir string, base *url.URL, p moduleaddr.Parser) (ModulePackageLocation, error) {
 	if raw == "" {
 		return ModulePackageLocation{}, fmt.Errorf("registry did not return a location for this package")
 	}
@@ -123,7 +125,7 @@ func indirectLocation(raw, subdir string, base *url.URL) (ModulePackageLocation,
 		}
 		raw = base.ResolveReference(ref).String()
 	}
-	addr, err := moduleaddr.Parse(raw)
+	addr, err := p.Parse(raw)
 	if err != nil {
 		return ModulePackageLocation{}, fmt.Errorf("registry returned invalid package location %q: %w", raw, err)
 	}

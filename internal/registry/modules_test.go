@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -349,4 +350,42 @@ func modErr(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// FuzzModuleRegistryAnswers feeds arbitrary bodies to the versions decoder
+// and the download-location table: they must never panic, and a location
+// they accept is either an indirect remote address or an http(s) URL.
+func FuzzModuleRegistryAnswers(f *testing.F) {
+	f.Add([]byte(`{"modules":[{"versions":[{"version":"1.0.0"}]}]}`), 200, "")
+	f.Add([]byte(`{"location":"../x.tar.gz//sub","use_registry_credentials":true}`), 200, "")
+	f.Add([]byte(``), 204, "git::https://example.com/x.git?ref=1")
+	base, _ := url.Parse("https://registry.test/v1/modules/acme/net/aws/1.0.0/download")
+	offline := moduleaddr.Parser{HTTPClient: &http.Client{Transport: noNetwork{}}}
+	src := moduleaddr.Registry{Host: "registry.test", Namespace: "acme", Name: "net", System: "aws", Subdir: "sub"}
+	f.Fuzz(func(t *testing.T, body []byte, status int, header string) {
+		DecodeModuleVersions(bytes.NewReader(body))
+		h := http.Header{}
+		h.Set("X-Terraform-Get", header)
+		loc, err := decodeModuleLocation(status, "STATUS", h, body, src, "1.0.0", base, offline)
+		if err != nil {
+			return
+		}
+		switch {
+		case loc.Indirect != nil && loc.Direct == nil:
+		case loc.Direct != nil && loc.Indirect == nil:
+			if s := loc.Direct.URL.Scheme; s != "http" && s != "https" {
+				t.Fatalf("direct location with scheme %q", s)
+			}
+		default:
+			t.Fatalf("location %+v", loc)
+		}
+		_ = loc.Label()
+	})
+}
+
+// noNetwork refuses every request.
+type noNetwork struct{}
+
+func (noNetwork) RoundTrip(*http.Request) (*http.Response, error) {
+	return nil, errors.New("no network in tests")
 }
