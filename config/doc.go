@@ -9,8 +9,9 @@
 // (variables, locals, outputs, module calls, providers, resources, ...) plus
 // a *Document, the effective configuration as a syntax tree in which every
 // argument and nested block remembers the file and range it came from.
-// LoadTree builds the module tree from local module sources and
-// .terraform/modules/modules.json.
+// BuildTree builds the module tree through a ModuleWalker (the installer's,
+// or ManifestWalker, which reads .terraform/modules/modules.json as OpenTofu
+// does after init); it stops module call cycles at their first repeat.
 //
 // Loading never stops at the first problem: it returns a partial module and
 // every diagnostic, with OpenTofu's Summary and Detail texts and source

@@ -2,12 +2,9 @@ package config
 
 import (
 	"fmt"
-	"path"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	tfaddr "github.com/opentofu/registry-address/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 )
@@ -159,8 +156,7 @@ func (e *staticEvaluator) decodeSource(mc *ModuleCall) hcl.Diagnostics {
 	if diags.HasErrors() {
 		return diags
 	}
-	mc.SourceAddr = ParseModuleSource(raw)
-	return diags
+	return append(diags, mc.classifySource(raw)...)
 }
 
 // decodeVersion evaluates the call's version argument: null means no
@@ -211,33 +207,6 @@ func (e *staticEvaluator) checkConstVariables(order map[string]int) hcl.Diagnost
 		diags = append(diags, d...)
 	}
 	return diags
-}
-
-// ParseModuleSource returns the module source address OpenTofu derives from
-// a source string: "./x" or "../x" for local paths, host/namespace/name/system
-// for registry modules, and the string itself for other remote sources.
-func ParseModuleSource(raw string) string {
-	if IsLocalModuleSource(raw) {
-		clean := path.Clean(strings.ReplaceAll(raw, `\`, "/"))
-		if !strings.HasPrefix(clean, "../") && clean != ".." && !strings.HasPrefix(clean, "./") {
-			clean = "./" + clean
-		}
-		return clean
-	}
-	if mod, err := tfaddr.ParseModuleSource(raw); err == nil {
-		return mod.String()
-	}
-	return raw
-}
-
-// IsLocalModuleSource reports whether a module source is a local path.
-func IsLocalModuleSource(raw string) bool {
-	for _, p := range []string{"./", "../", `.\`, `..\`} {
-		if strings.HasPrefix(raw, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // fileOrder maps each loaded file name to its load position.

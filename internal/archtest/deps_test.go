@@ -18,20 +18,22 @@ const module = "github.com/tfdeps/tfdeps"
 // allowed lists, for each package of the module, the module packages it may
 // import. A package not listed here may import only what "*" allows.
 var allowed = map[string][]string{
-	"addrs":                 {},
-	"versions":              {},
-	"hashes":                {},
-	"config":                {"addrs", "versions", "internal/nesting"},
-	"lockfile":              {"addrs", "versions", "hashes", "internal/nesting"},
-	"requirements":          {"addrs", "versions", "config"},
-	"internal/cliconfig":    {"addrs", "internal/nesting"},
-	"internal/nesting":      {},
-	"internal/registry":     {"addrs", "versions", "hashes", "internal/nesting"},
-	"internal/registrytest": {"addrs", "versions", "hashes"},
-	"internal/sources":      {"addrs", "versions", "hashes", "internal/registry", "internal/cliconfig", "internal/nesting"},
-	"internal/installer":    {"addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig"},
-	"internal/mirror":       {"addrs", "versions", "hashes", "internal/sources", "internal/registry"},
-	"internal/providerlock": {"addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig", "internal/installer"},
+	"addrs":                     {},
+	"moduleaddr":                {},
+	"internal/modules/manifest": {"moduleaddr"},
+	"versions":                  {},
+	"hashes":                    {},
+	"config":                    {"addrs", "versions", "moduleaddr", "internal/modules/manifest", "internal/nesting"},
+	"lockfile":                  {"addrs", "versions", "hashes", "internal/nesting"},
+	"requirements":              {"addrs", "versions", "config"},
+	"internal/cliconfig":        {"addrs", "internal/nesting"},
+	"internal/nesting":          {},
+	"internal/registry":         {"addrs", "versions", "hashes", "moduleaddr", "internal/nesting"},
+	"internal/registrytest":     {"addrs", "versions", "hashes", "moduleaddr"},
+	"internal/sources":          {"addrs", "versions", "hashes", "internal/registry", "internal/cliconfig", "internal/nesting"},
+	"internal/installer":        {"addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig"},
+	"internal/mirror":           {"addrs", "versions", "hashes", "internal/sources", "internal/registry"},
+	"internal/providerlock":     {"addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig", "internal/installer"},
 }
 
 // anyModulePackage marks packages that may import every package of the module.

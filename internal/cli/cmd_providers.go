@@ -26,9 +26,10 @@ Usage: tfdeps [global options] providers [options]
   implies, then the providers used by resources in the local state. The
   layout is that of "tofu providers".
 
-  Child modules with local sources are read from their directories; other
-  module sources from .terraform/modules/modules.json as written by
-  "tofu init". A module that is not installed is reported as a warning.
+  Child modules, local ones included, are read through
+  .terraform/modules/modules.json as written by "tofu init": a module that
+  is not installed, or whose source or version constraint changed since,
+  is an error (exit 1), as in "tofu providers".
 
 Options:
 

@@ -11,7 +11,14 @@
 // the OpenPGP signature, each with OpenTofu's error texts, producing hash
 // dispositions and the result summary that init prints.
 //
+// It also owns the client side of the module registry protocol
+// (modules.go, modules_location.go, modules_download.go): the modules.v1
+// service, the versions list (with a per-run memo), the download location
+// in each of its answer forms, and the direct download, sniffing and
+// extraction of registry-hosted module archives (the one archive it
+// extracts).
+//
 // It does not read CLI configuration files or the environment itself (both
-// are passed in), does not choose versions, extract archives, talk to
-// network or filesystem mirrors, or print anything.
+// are passed in), does not choose versions, extract provider archives, talk
+// to network or filesystem mirrors, or print anything.
 package registry

@@ -10,6 +10,12 @@
 // hanging responses, tampered archives, bad signatures, wrong content types,
 // oversized bodies).
 //
+// It also fakes the module registry protocol (modules.go): modules.v1,
+// versions, the download endpoint in its 204/X-Terraform-Get, JSON and
+// direct forms, module archives built from in-test file maps (zip, tar.gz,
+// tgz, tar.xz, tar.bz2: archives.go), and an HTTP page answering
+// terraform-get=1 with X-Terraform-Get.
+//
 // It does not import the production packages: it speaks the protocols from
 // its own small structs, so that it checks the clients rather than mirrors
 // them. It never listens on anything but 127.0.0.1.
