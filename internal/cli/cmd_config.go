@@ -47,7 +47,7 @@ func runConfig(m *Meta, args []string) int {
 	}
 	varOpts, varDiags := vars.configOptions(m)
 	if varDiags.HasErrors() {
-		return printVarErrors(m, vars, varDiags, false)
+		return printVarErrors(m, vars, varDiags)
 	}
 	if diags := checkConfigArgs(opts, fs.Args()); diags.HasErrors() {
 		newDiagPrinter(m, nil).Print(diags)

@@ -38,7 +38,7 @@ func runLockVerify(m *Meta, args []string) int {
 	}
 	varOpts, varDiags := vars.configOptions(m)
 	if varDiags.HasErrors() {
-		return printVarErrors(m, vars, varDiags, false)
+		return printVarErrors(m, vars, varDiags)
 	}
 	if fs.NArg() > 0 {
 		return usageError(m, fs, unexpectedArgumentDiag())
@@ -58,8 +58,8 @@ func runLockVerify(m *Meta, args []string) int {
 // directory without configuration or without a lock file fails: there
 // is nothing to call consistent.
 func verifyLock(m *Meta, opts ...config.Option) (hcl.Diagnostics, *config.Tree, bool) {
-	if workingDirIsEmpty() {
-		return hcl.Diagnostics{errorDiag("No configuration files", fmt.Sprintf("The directory %s contains no OpenTofu configuration files.", absWorkingDir(m)))}, nil, false
+	if diags := noConfigurationFiles(m); diags != nil {
+		return diags, nil, false
 	}
 	res, diags := requirements.Load(".", requirements.Options{
 		Config: append([]config.Option{config.WithTofuVersion(m.TofuVersion)}, opts...),

@@ -68,22 +68,16 @@ func runProviders(m *Meta, args []string) int {
 		return usageError(m, fs, unexpectedArgumentDiag())
 	}
 	cliCfg := loadCLIConfig(m, m.cliConfigOptions())
-	if workingDirIsEmpty() {
-		p := newDiagPrinter(m, nil)
-		p.extraNewline = true
-		p.Print(hcl.Diagnostics{errorDiag("No configuration files", fmt.Sprintf("The directory %s contains no OpenTofu configuration files.", absWorkingDir(m)))})
-		return 1
-	}
 	if opts.statePath == "" {
 		opts.statePath = defaultStatePath(m)
 	}
 
 	if diags := noConfigurationFiles(m); diags != nil {
-		return printVarErrors(m, vars, diags, opts.json)
+		return printProvidersErrors(m, vars, diags, opts.json)
 	}
 	varOpts, varDiags := vars.configOptions(m)
 	if varDiags.HasErrors() {
-		return printVarErrors(m, vars, varDiags, opts.json)
+		return printProvidersErrors(m, vars, varDiags, opts.json)
 	}
 	res, diags := requirements.Load(".", requirements.Options{
 		Config:    append([]config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(opts.testsDir)}, varOpts...),
@@ -103,11 +97,6 @@ func runProviders(m *Meta, args []string) int {
 	}
 	if opts.json {
 		return printProvidersJSON(m, res, diags)
-	}
-	if !diags.HasErrors() && res.Tree != nil {
-		// tofu providers loads the root module a second time for its
-		// encryption configuration and reports that load's warnings too.
-		diags = append(diags, res.Tree.Module.FileDiagnostics()...)
 	}
 	printer := newDiagPrinter(m, treeFiles(res.Tree))
 	printer.extraNewline = true
@@ -478,4 +467,18 @@ func newProvidersJSON(res *requirements.Result, diags hcl.Diagnostics) providers
 		doc.Diagnostics = append(doc.Diagnostics, dj)
 	}
 	return doc
+}
+
+// printProvidersErrors prints errors found before the configuration is
+// loaded (no configuration files, bad -var options) as providers prints
+// diagnostics: JSON with -json, else text with tofu's blank line after
+// each diagnostic.
+func printProvidersErrors(m *Meta, v *varFlags, diags hcl.Diagnostics, asJSON bool) int {
+	if asJSON {
+		return printProvidersJSON(m, &requirements.Result{}, diags)
+	}
+	p := newDiagPrinter(m, v.files)
+	p.extraNewline = true
+	p.Print(diags)
+	return 1
 }

@@ -2,11 +2,8 @@ package cli
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
-
-	"github.com/tfdeps/tfdeps/config"
 )
 
 // noConfigurationFiles is the error "tofu providers" gives for a working
@@ -15,20 +12,8 @@ import (
 // providers reports it: init says it initialised an empty directory,
 // providers lock and providers mirror go on with no requirements.
 func noConfigurationFiles(m *Meta) hcl.Diagnostics {
-	files, diags := config.DiscoverFiles(config.OSFileSystem{}, ".", "")
-	if diags.HasErrors() || !files.Empty() {
+	if !workingDirIsEmpty() {
 		return nil
 	}
-	dir, err := m.Getwd()
-	if err != nil || dir == "" {
-		dir = "."
-	}
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
-	}
-	return hcl.Diagnostics{{
-		Severity: hcl.DiagError,
-		Summary:  "No configuration files",
-		Detail:   fmt.Sprintf("The directory %s contains no OpenTofu configuration files.", dir),
-	}}
+	return hcl.Diagnostics{errorDiag("No configuration files", fmt.Sprintf("The directory %s contains no OpenTofu configuration files.", absWorkingDir(m)))}
 }

@@ -257,7 +257,7 @@ func snippetFiles(diags hcl.Diagnostics, known map[string]*hcl.File) map[string]
 // isConfigFileName reports whether name is a configuration or test file
 // OpenTofu's loader reads.
 func isConfigFileName(name string) bool {
-	for _, suffix := range []string{".tf", ".tf.json", ".tofu", ".tofu.json", ".tftest.hcl", ".tftest.json", ".tofutest.hcl", ".tofutest.json"} {
+	for _, suffix := range []string{".tf", ".tf.json", ".tofu", ".tofu.json", ".tftest.hcl", ".tftest.json", ".tofutest.hcl", ".tofutest.json", ".tfvars", ".tfvars.json"} {
 		if strings.HasSuffix(name, suffix) {
 			return true
 		}

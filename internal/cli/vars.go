@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
-	"github.com/tfdeps/tfdeps/requirements"
 )
 
 // varsHelp is the help text of the -var and -var-file options, appended to
@@ -96,10 +95,7 @@ func currentWorkspace(m *Meta) string {
 
 // printVarErrors prints the errors of collecting variable values (as
 // JSON for -json) and returns the exit code.
-func printVarErrors(m *Meta, v *varFlags, diags hcl.Diagnostics, asJSON bool) int {
-	if asJSON {
-		return printProvidersJSON(m, &requirements.Result{}, diags)
-	}
+func printVarErrors(m *Meta, v *varFlags, diags hcl.Diagnostics) int {
 	newDiagPrinter(m, v.files).Print(diags)
 	return 1
 }
