@@ -20,13 +20,17 @@ Usage: tfdeps [global options] init [options]
 
   Installs the providers the configuration in the working directory
   requires, and creates or updates the dependency lock file
-  .terraform.lock.hcl, as "tofu init" does. tfdeps does not initialise
-  backends or download modules.
+  .terraform.lock.hcl, as "tofu init" does, after installing the modules
+  the configuration calls into .terraform/modules. tfdeps does not
+  initialise backends.
 
 Options:
 
   -upgrade              Ignore the versions in the lock file and install the
-                        newest versions the configuration allows.
+                        newest versions the configuration allows; reinstall
+                        every module.
+
+  -get=false            Do not install modules; fail when one is missing.
 
   -lockfile=readonly    Do not change the lock file; fail when the providers
                         required differ from those it records.
@@ -54,6 +58,7 @@ type initOptions struct {
 	statePath  string
 	json       bool
 	noColor    bool
+	get        bool
 }
 
 type stringList []string
@@ -75,7 +80,7 @@ func runInit(m *Meta, args []string) int {
 	var ignored bool
 	fs.BoolVar(&ignored, "input", false, "")
 	fs.BoolVar(&ignored, "backend", true, "")
-	fs.BoolVar(&ignored, "get", true, "")
+	fs.BoolVar(&o.get, "get", true, "")
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}
@@ -117,6 +122,10 @@ func (r *initRun) run(ctx context.Context) int {
 		r.view.Message("init_empty", emptyDirText, false)
 		return 0
 	}
+	moduleWarnings, stop := r.initModules(ctx, newModuleRegistry(m, cfg))
+	if stop {
+		return 1
+	}
 	statePath := r.opts.statePath
 	if statePath == "" {
 		statePath = defaultStatePath(m)
@@ -138,6 +147,7 @@ func (r *initRun) run(ctx context.Context) int {
 		r.view.Diagnostics(append(diags, lockReadFailureDiag(lockDiags)))
 		return 1
 	}
+	diags = append(moduleWarnings, diags...)
 	want := installer.Requirements(reqs.Providers)
 	if d := devOverridesDiag(cfg.DevOverrides()); d != nil {
 		diags = append(diags, d)

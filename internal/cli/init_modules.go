@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/cliconfig"
+	"github.com/tfdeps/tfdeps/internal/modules"
+)
+
+// moduleEvents renders the module installer's progress through the init
+// view, as OpenTofu's lines.
+type moduleEvents struct{ view initView }
+
+func (e moduleEvents) Download(key, addr, version string) {
+	text := fmt.Sprintf("Downloading %s for %s...", addr, key)
+	if version != "" {
+		text = fmt.Sprintf("Downloading %s %s for %s...", addr, version, key)
+	}
+	e.view.Event("module_download", "", version, text)
+}
+
+func (e moduleEvents) Install(key, version, dir string) {
+	e.view.Event("module_install", "", version, fmt.Sprintf("- %s in %s", key, dir))
+}
+
+// modulesDir is TF_DATA_DIR/modules, default .terraform/modules.
+func modulesDir(m *Meta) string { return filepath.Join(dataDir(m), "modules") }
+
+// moduleCacheDir is the shared module package cache:
+// TFDEPS_MODULE_CACHE_DIR, else tfdeps/modules in the user cache
+// directory; "" (no cache) when neither can be found or the variable is
+// "off".
+func moduleCacheDir(m *Meta) string {
+	switch d := m.Getenv("TFDEPS_MODULE_CACHE_DIR"); d {
+	case "off":
+		return ""
+	case "":
+	default:
+		return d
+	}
+	if d := m.Getenv("XDG_CACHE_HOME"); d != "" {
+		return filepath.Join(d, "tfdeps", "modules")
+	}
+	if home := m.Getenv("HOME"); home != "" {
+		return filepath.Join(home, ".cache", "tfdeps", "modules")
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "tfdeps", "modules")
+	}
+	return ""
+}
+
+// hasModuleCalls reports whether the root module or a run block of its
+// test files calls a module (init.md: otherwise the phase is skipped).
+func hasModuleCalls(root *config.Module) bool {
+	if len(root.ModuleCalls) > 0 {
+		return true
+	}
+	for _, tf := range root.Tests {
+		for _, run := range tf.Runs {
+			if run.ModuleSource != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// moduleInstall is what init and get share: read the manifest, load the
+// root module, install.
+type moduleInstall struct {
+	m        *Meta
+	testsDir string
+	upgrade  bool
+	registry modules.Registry
+	view     initView
+}
+
+// loadRoot reads the manifest (a broken one is an error, modules.md §6)
+// and the root module with its test files.
+func (mi *moduleInstall) loadRoot() (*config.Module, hcl.Diagnostics) {
+	if _, err := modules.ReadManifest(modulesDir(mi.m)); err != nil {
+		return nil, hcl.Diagnostics{errorDiag("failed to read module manifest: "+err.Error(), "")}
+	}
+	root, diags := config.LoadDir(".", config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir(mi.testsDir))
+	return root, diags
+}
+
+// install runs the installer on root and returns its diagnostics.
+func (mi *moduleInstall) install(ctx context.Context, root *config.Module) hcl.Diagnostics {
+	var cache *modules.Cache
+	if d := moduleCacheDir(mi.m); d != "" {
+		cache = modules.OpenCache(d)
+	}
+	return modules.Install(ctx, root, modules.Options{
+		ModsDir:  modulesDir(mi.m),
+		Upgrade:  mi.upgrade,
+		Registry: mi.registry,
+		Cache:    cache,
+		Config:   []config.Option{config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir("")},
+		Events:   moduleEvents{view: mi.view},
+	})
+}
+
+// initModules is init's module phase (modules.md §1 steps 1–6). It
+// returns the warnings to show at the end and whether init must stop
+// (everything already printed).
+func (r *initRun) initModules(ctx context.Context, registry modules.Registry) (hcl.Diagnostics, bool) {
+	mi := &moduleInstall{m: r.m, testsDir: r.opts.testsDir, upgrade: r.opts.upgrade, registry: registry, view: r.view}
+	root, diags := mi.loadRoot()
+	if diags.HasErrors() {
+		r.view.Message("config_errors", configErrorPreamble, true)
+		r.view.Diagnostics(diags)
+		return nil, true
+	}
+	if !r.opts.get {
+		check := modules.CheckInstalled(root, modulesDir(r.m), mi.loadOptions()...)
+		if check.HasErrors() {
+			r.view.Message("config_errors", configErrorPreamble, true)
+			r.view.Diagnostics(check)
+			return nil, true
+		}
+		return nil, false
+	}
+	if !hasModuleCalls(root) {
+		return nil, false
+	}
+	header := "Initializing modules..."
+	if r.opts.upgrade {
+		header = "Upgrading modules..."
+	}
+	r.view.Event("init_modules", "", "", header)
+	diags = mi.install(ctx, root)
+	if diags.HasErrors() {
+		r.view.Diagnostics(diags)
+		return nil, true
+	}
+	return diags, false
+}
+
+func (mi *moduleInstall) loadOptions() []config.Option {
+	return []config.Option{config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir("")}
+}
+
+// newModuleRegistry adapts the registry client to the module installer.
+func newModuleRegistry(m *Meta, cfg *cliconfig.Config) modules.Registry {
+	return nil
+}
