@@ -89,7 +89,7 @@ func (mi *moduleInstall) loadRoot() (*config.Module, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{errorDiag("failed to read module manifest: "+err.Error(), "")}
 	}
 	root, diags := config.LoadDir(".", config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir(mi.testsDir))
-	return root, diags
+	return root, append(diags, modules.SourceDiags(root)...)
 }
 
 // install runs the installer on root and returns its diagnostics.

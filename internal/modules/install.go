@@ -172,6 +172,7 @@ func (w *walk) visit(ctx context.Context, parent *node, req request) {
 	} else if isDir(rec.Dir) {
 		mod, diags := config.LoadDir(rec.Dir, w.o.Config...)
 		w.diags = append(w.diags, diags...)
+		w.diags = append(w.diags, SourceDiags(mod)...)
 		n := &node{path: req.path, dir: rec.Dir, src: &src, parent: parent}
 		w.children(ctx, n, mod)
 		return

@@ -24,6 +24,9 @@ func (w *walk) installLocal(parent *node, req request, src Source) (*node, *conf
 		diags = append(diags, sourceless("Unreadable module directory", "Unable to evaluate directory symlink: "+err.Error()))
 	}
 	mod, modDiags := w.load(dir)
+	if mod != nil {
+		modDiags = append(modDiags, SourceDiags(mod)...)
+	}
 	if mod == nil {
 		diags = append(diags, sourceless("Unreadable module directory", fmt.Sprintf("The directory %s could not be read for module %q at %s:%d.", dir, req.name, req.rng.Filename, req.rng.Start.Line)))
 	} else {
@@ -60,6 +63,7 @@ func (w *walk) loadInstalled(req request, dir, instPath, subdir string, registry
 	mod, diags := w.load(dir)
 	if mod != nil {
 		w.diags = append(w.diags, diags...)
+		w.diags = append(w.diags, SourceDiags(mod)...)
 		return mod
 	}
 	if missing, ok := firstMissing(dir); subdir != "" && ok {

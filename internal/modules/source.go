@@ -61,6 +61,9 @@ func joinSubdir(pkg, sub string) string {
 // argument only the registry form; otherwise local, registry, remote.
 func ParseSource(raw string, hasVersion bool) (Source, error) {
 	if hasVersion {
+		if isLocal(raw) {
+			return Source{}, fmt.Errorf("can't use local directory %q as a module registry address", raw)
+		}
 		m, err := tfaddr.ParseModuleSource(raw)
 		if err != nil {
 			return Source{}, err
