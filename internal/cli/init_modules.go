@@ -150,5 +150,5 @@ func (mi *moduleInstall) loadOptions() []config.Option {
 
 // newModuleRegistry adapts the registry client to the module installer.
 func newModuleRegistry(m *Meta, cfg *cliconfig.Config) modules.Registry {
-	return nil
+	return modules.NewHTTPRegistry(newRegistryClient(m, cfg))
 }
