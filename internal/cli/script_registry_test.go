@@ -31,10 +31,12 @@ func TestRegistryScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		UpdateScripts:       *updateScripts,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"fakereq":    cmdFakeReq,
-			"fakefault":  cmdFakeFault,
-			"fakemirror": cmdFakeMirror,
-			"fakewait":   cmdFakeWait,
+			"fakereq":      cmdFakeReq,
+			"fakefault":    cmdFakeFault,
+			"fakemirror":   cmdFakeMirror,
+			"fakewait":     cmdFakeWait,
+			"fakearchives": cmdFakeArchives,
+			"cmpmanifest":  cmdCmpManifest,
 		},
 	})
 }
@@ -78,7 +80,7 @@ func registryScriptSetup(env *testscript.Env) error {
 	env.Setenv("CLICONFIG", sa.CLIConfigFile)
 	env.Setenv("KEYID", sa.KeyID())
 	env.Setenv("PLATFORM", "linux_amd64")
-	return nil
+	return setupModuleRegistry(env, sa)
 }
 
 func fakeServer(ts *testscript.TestScript) *registrytest.Standalone {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -22,10 +23,11 @@ import (
 // Layout: DIR/v1/HASH/{pkg/,key,h1} and the lock DIR/v1/HASH.lock.
 type Cache struct {
 	dir string
-	// Fills counts the packages this Cache fetched (for tests and
-	// benchmarks); read it after the installation.
-	Fills int
+	fills atomic.Int64
 }
+
+// Fills counts the packages this Cache fetched (for tests and benchmarks).
+func (c *Cache) Fills() int { return int(c.fills.Load()) }
 
 // OpenCache returns the cache in dir (created on first use).
 func OpenCache(dir string) *Cache { return &Cache{dir: dir} }
@@ -81,7 +83,7 @@ func (c *Cache) Get(ctx context.Context, key string, fill func(dir string) error
 	if err := os.Rename(tmp, entry); err != nil {
 		return "", err
 	}
-	c.Fills++
+	c.fills.Add(1)
 	return filepath.Join(entry, "pkg"), nil
 }
 

@@ -31,10 +31,17 @@ func newFetcher(o GetterOptions) *fetcher {
 // ErrOCIUnsupported is the fetch error for oci:// packages.
 var ErrOCIUnsupported = errors.New("tfdeps does not install modules from OCI registries (oci:// sources); use a registry, git or archive source instead")
 
-// install puts package pkg into instPath.
+// install puts remote package pkg into instPath.
 func (f *fetcher) install(ctx context.Context, instPath, pkg string) error {
+	return f.obtain(ctx, instPath, pkg, "", func(dst string) error { return f.get(ctx, pkg, dst) })
+}
+
+// obtain puts the package known as key into instPath: a copy of an
+// earlier install in this run, else the prefetcher's (or the cache's)
+// copy, else fill(instPath) itself, so that errors name the real path.
+func (f *fetcher) obtain(ctx context.Context, instPath, key, cacheKey string, fill func(dst string) error) error {
 	f.mu.Lock()
-	prev, seen := f.previous[pkg]
+	prev, seen := f.previous[key]
 	f.mu.Unlock()
 	if seen {
 		if err := os.Mkdir(instPath, 0o777); err != nil {
@@ -45,33 +52,33 @@ func (f *fetcher) install(ctx context.Context, instPath, pkg string) error {
 		}
 		return nil
 	}
-	if err := f.installFirst(ctx, instPath, pkg); err != nil {
-		return err
+	placed := false
+	if f.pre != nil && stageable(key) {
+		if st, err := f.pre.fetch(key, cacheKey, fill); err == nil {
+			if placeStaged(st, instPath) == nil {
+				placed = true
+			} else {
+				os.RemoveAll(instPath)
+			}
+		}
+	}
+	if !placed {
+		if err := fill(instPath); err != nil {
+			return err
+		}
 	}
 	f.mu.Lock()
-	f.previous[pkg] = instPath
+	f.previous[key] = instPath
 	f.mu.Unlock()
 	return nil
 }
 
-func (f *fetcher) installFirst(ctx context.Context, instPath, pkg string) error {
-	if f.pre != nil {
-		if staged, ok := f.pre.staged(ctx, pkg); ok {
-			if err := placeStaged(staged, instPath); err == nil {
-				return nil
-			}
-			os.RemoveAll(instPath)
-		}
-	}
-	return f.get(ctx, pkg, instPath)
-}
+// stageable: file:// packages are symlinked or extracted in place, OCI
+// is refused; everything else can be fetched ahead.
+func stageable(key string) bool { return !isLocalFile(key) && !isOCI(key) }
 
-// placeStaged moves a staged package into place, or copies it when it is
-// shared (the persistent cache) or on another file system.
+// placeStaged copies a staged or cached package into place.
 func placeStaged(s stagedPackage, instPath string) error {
-	if !s.shared && os.Rename(s.dir, instPath) == nil {
-		return nil
-	}
 	if err := os.MkdirAll(instPath, 0o777); err != nil {
 		return err
 	}
@@ -107,21 +114,3 @@ func isLocalFile(pkg string) bool {
 	return strings.HasPrefix(pkg, "file://") || strings.HasPrefix(pkg, "file::")
 }
 
-// installDirect puts a registry-hosted archive into instPath.
-func (f *fetcher) installDirect(ctx context.Context, reg Registry, loc Location, instPath string) error {
-	key := "direct:" + loc.Package
-	f.mu.Lock()
-	_, seen := f.previous[key]
-	f.mu.Unlock()
-	if seen {
-		return f.install(ctx, instPath, key)
-	}
-	if s, ok := f.pre.staged(ctx, key); ok && placeStaged(s, instPath) == nil {
-	} else if err := reg.DownloadDirect(ctx, loc, instPath); err != nil {
-		return err
-	}
-	f.mu.Lock()
-	f.previous[key] = instPath
-	f.mu.Unlock()
-	return nil
-}

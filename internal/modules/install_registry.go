@@ -74,11 +74,8 @@ func (w *walk) installRegistry(ctx context.Context, parent *node, req request, s
 		return nil, nil
 	}
 	dir := instPath
-	if loc.Direct {
-		err = w.fetch.installDirect(ctx, w.res.reg, loc, instPath)
-	} else {
-		err = w.fetch.install(ctx, instPath, loc.Package)
-	}
+	key, cacheKey, fill := w.registryPackage(ctx, src, v, loc)
+	err = w.fetch.obtain(ctx, instPath, key, cacheKey, fill)
 	sub := path.Join(loc.Subdir, addr.Subdir)
 	if sub == "." {
 		sub = ""
@@ -100,4 +97,17 @@ func (w *walk) installRegistry(ctx context.Context, parent *node, req request, s
 	w.manifest[req.key()] = Record{Key: req.key(), Source: src.String(), Version: v, Dir: dir}
 	w.o.Events.Install(req.key(), v, dir)
 	return &node{path: req.path, dir: dir, src: &src, parent: parent}, mod
+}
+
+// registryPackage names the package of a registry location for the
+// fetcher (key), the shared cache (cacheKey: module address, version and
+// location) and says how to fetch it.
+func (w *walk) registryPackage(ctx context.Context, src Source, v string, loc Location) (string, string, func(string) error) {
+	key := loc.Package
+	fill := func(dst string) error { return w.fetch.get(ctx, loc.Package, dst) }
+	if loc.Direct {
+		key = "direct:" + loc.Package
+		fill = func(dst string) error { return w.res.reg.DownloadDirect(ctx, loc, dst) }
+	}
+	return key, "registry " + src.Registry.Package.String() + " " + v + " " + key, fill
 }

@@ -40,10 +40,9 @@ type stageJob struct {
 	err  error
 }
 
-// stagedPackage is a fetched package; shared ones must be copied.
+// stagedPackage is a fetched package, copied into place by the walk.
 type stagedPackage struct {
-	dir    string
-	shared bool
+	dir string
 }
 
 func startPrefetch(ctx context.Context, w *walk, root *config.Module) *prefetcher {
@@ -82,25 +81,6 @@ func (p *prefetcher) close() {
 	os.RemoveAll(p.stage)
 }
 
-// staged waits for the prefetch of pkg, if there is one.
-func (p *prefetcher) staged(ctx context.Context, pkg string) (stagedPackage, bool) {
-	if p == nil {
-		return stagedPackage{}, false
-	}
-	p.mu.Lock()
-	j := p.jobs[pkg]
-	p.mu.Unlock()
-	if j == nil {
-		return stagedPackage{}, false
-	}
-	select {
-	case <-j.done:
-		return j.res, j.err == nil
-	case <-ctx.Done():
-		return stagedPackage{}, false
-	}
-}
-
 // explore follows the calls of mod, found in dir.
 func (p *prefetcher) explore(path []string, dir string, mod *config.Module, replaced bool) {
 	for _, c := range mod.ModuleCalls {
@@ -128,7 +108,7 @@ func (p *prefetcher) call(path []string, parentDir string, req request, replaced
 		case KindLocal:
 			p.exploreDir(path, filepath.Join(parentDir, src.Local), true)
 		case KindRemote:
-			if isLocalFile(src.Package) || isOCI(src.Package) {
+			if !stageable(src.Package) {
 				return
 			}
 			st, err := p.fetch(src.Package, "", func(dst string) error { return p.w.fetch.get(p.ctx, src.Package, dst) })
@@ -184,11 +164,7 @@ func (p *prefetcher) registry(path []string, req request, src Source) {
 	if err != nil {
 		return
 	}
-	key, fill := loc.Package, func(dst string) error { return p.w.fetch.get(p.ctx, loc.Package, dst) }
-	if loc.Direct {
-		key, fill = "direct:"+loc.Package, func(dst string) error { return p.w.res.reg.DownloadDirect(p.ctx, loc, dst) }
-	}
-	cacheKey := "registry " + src.Registry.Package.String() + " " + v + " " + key
+	key, cacheKey, fill := p.w.registryPackage(p.ctx, src, v, loc)
 	st, err := p.fetch(key, cacheKey, fill)
 	if err != nil {
 		return
@@ -227,10 +203,10 @@ func (p *prefetcher) fetch(key, cacheKey string, fill func(dst string) error) (s
 	defer func() { <-p.sem }()
 	if cacheKey != "" && p.w.o.Cache != nil {
 		dir, err := p.w.o.Cache.Get(p.ctx, cacheKey, fill)
-		j.res, j.err = stagedPackage{dir: dir, shared: true}, err
+		j.res, j.err = stagedPackage{dir: dir}, err
 		return j.res, j.err
 	}
 	dst := filepath.Join(p.stage, strconv.Itoa(seq))
-	j.res, j.err = stagedPackage{dir: dst, shared: true}, fill(dst)
+	j.res, j.err = stagedPackage{dir: dst}, fill(dst)
 	return j.res, j.err
 }
