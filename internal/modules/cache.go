@@ -22,7 +22,7 @@ import (
 //
 // Layout: DIR/v1/HASH/{pkg/,key,h1} and the lock DIR/v1/HASH.lock.
 type Cache struct {
-	dir string
+	dir   string
 	fills atomic.Int64
 }
 

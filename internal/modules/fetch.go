@@ -113,4 +113,3 @@ func isOCI(pkg string) bool {
 func isLocalFile(pkg string) bool {
 	return strings.HasPrefix(pkg, "file://") || strings.HasPrefix(pkg, "file::")
 }
-

@@ -18,8 +18,8 @@ import (
 	"sync"
 
 	"github.com/hashicorp/go-retryablehttp"
-	"github.com/opentofu/svchost"
 	tfaddr "github.com/opentofu/registry-address/v2"
+	"github.com/opentofu/svchost"
 
 	"github.com/tfdeps/tfdeps/internal/registry"
 )
