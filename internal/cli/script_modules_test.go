@@ -34,10 +34,31 @@ func setupModuleRegistry(env *testscript.Env, sa *registrytest.Standalone) error
 		return err
 	}
 	env.Values[fakeModulesKey] = f
+	if err := servePages(f, filepath.Join(env.WorkDir, "pages"), sa.Host()); err != nil {
+		return err
+	}
 	return os.WriteFile(sa.CLIConfigFile, []byte(f.CLIConfig(registrytest.DefaultHostnames()...)), 0o644)
 }
 
 const fakeModulesKey = "modulestest"
+
+// servePages serves each file pages/NAME at /pages/NAME as a page whose
+// X-Terraform-Get is the file's content, @HOST@ replaced by the fake's
+// host:port.
+func servePages(f *modulestest.Fake, dir, host string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return err
+		}
+		f.ServePage("/pages/"+e.Name(), strings.ReplaceAll(strings.TrimSpace(string(b)), "@HOST@", host))
+	}
+	return nil
+}
 
 func readFakeModules(root string) ([]modulestest.Module, error) {
 	byDir := map[string]*modulestest.Module{}

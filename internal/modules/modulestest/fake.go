@@ -210,3 +210,14 @@ func fileMode(name string) int64 {
 	}
 	return 0o644
 }
+
+// ServePage serves path as an HTML page whose X-Terraform-Get header
+// (and terraform-get meta tag) is location: go-getter's "page" form of
+// an http source.
+func (f *Fake) ServePage(path, location string) {
+	f.srv.Override(path, f.wait(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Terraform-Get", location)
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, "<html><head><meta name=\"terraform-get\" content=%q></head></html>\n", location)
+	}))
+}
