@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -99,12 +100,13 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module) hcl.D
 		cache = modules.OpenCache(d)
 	}
 	return modules.Install(ctx, root, modules.Options{
-		ModsDir:  modulesDir(mi.m),
-		Upgrade:  mi.upgrade,
-		Registry: mi.registry,
-		Cache:    cache,
-		Config:   []config.Option{config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir("")},
-		Events:   moduleEvents{view: mi.view},
+		ModsDir:     modulesDir(mi.m),
+		Parallelism: moduleParallelism(mi.m),
+		Upgrade:     mi.upgrade,
+		Registry:    mi.registry,
+		Cache:       cache,
+		Config:      []config.Option{config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir("")},
+		Events:      moduleEvents{view: mi.view},
 	})
 }
 
@@ -151,4 +153,19 @@ func (mi *moduleInstall) loadOptions() []config.Option {
 // newModuleRegistry adapts the registry client to the module installer.
 func newModuleRegistry(m *Meta, cfg *cliconfig.Config) modules.Registry {
 	return modules.NewHTTPRegistry(newRegistryClient(m, cfg))
+}
+
+// moduleParallelism is TFDEPS_MODULE_PARALLELISM: how many packages are
+// fetched at once ahead of the walk (unset: the installer's default; 0 or
+// less: none, one package at a time in walk order, as OpenTofu does).
+func moduleParallelism(m *Meta) int {
+	v := m.Getenv("TFDEPS_MODULE_PARALLELISM")
+	if v == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return -1
+	}
+	return n
 }
