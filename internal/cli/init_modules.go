@@ -169,3 +169,24 @@ func moduleParallelism(m *Meta) int {
 	}
 	return n
 }
+
+// manifestFS reads the configuration from the operating system, except
+// that the module manifest the tree loader looks for at
+// .terraform/modules/modules.json is read from TF_DATA_DIR/modules when
+// TF_DATA_DIR is set, so the requirements of installed modules are found
+// there too.
+type manifestFS struct {
+	config.OSFileSystem
+	manifest string
+}
+
+func newManifestFS(m *Meta) config.FileSystem {
+	return manifestFS{manifest: filepath.Join(modulesDir(m), modules.ManifestFile)}
+}
+
+func (f manifestFS) ReadFile(name string) ([]byte, error) {
+	if filepath.Clean(name) == filepath.Join(".terraform", "modules", modules.ManifestFile) {
+		name = f.manifest
+	}
+	return f.OSFileSystem.ReadFile(name)
+}

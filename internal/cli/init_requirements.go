@@ -27,7 +27,7 @@ const configErrorPreamble = "\nOpenTofu encountered problems during initializati
 // after the preamble).
 func loadRequirements(m *Meta, testsDir, statePath string) (*requirements.Result, hcl.Diagnostics) {
 	return requirements.Load(".", requirements.Options{
-		Config:    []config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(testsDir)},
+		Config:    []config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(testsDir), config.WithFileSystem(newManifestFS(m))},
 		StateFile: statePath,
 	})
 }
