@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -99,7 +100,7 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module) hcl.D
 	if d := moduleCacheDir(mi.m); d != "" {
 		cache = modules.OpenCache(d)
 	}
-	return modules.Install(ctx, root, modules.Options{
+	diags := modules.Install(ctx, root, modules.Options{
 		ModsDir:     modulesDir(mi.m),
 		Parallelism: moduleParallelism(mi.m),
 		Upgrade:     mi.upgrade,
@@ -108,6 +109,10 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module) hcl.D
 		Config:      []config.Option{config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir("")},
 		Events:      moduleEvents{view: mi.view},
 	})
+	if errors.Is(ctx.Err(), context.Canceled) {
+		diags = append(diags, errorDiag("Module installation canceled", "Module installation was canceled by an interrupt signal."))
+	}
+	return diags
 }
 
 // initModules is init's module phase (modules.md §1 steps 1–6). It
