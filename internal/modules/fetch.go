@@ -47,7 +47,10 @@ func (f *fetcher) obtain(ctx context.Context, instPath, key, cacheKey string, fi
 		if err := os.Mkdir(instPath, 0o777); err != nil {
 			return fmt.Errorf("failed to create directory %s: %w", instPath, err)
 		}
-		if err := copyTree(instPath, prev, true); err != nil {
+		// A registry-hosted archive is downloaded again by OpenTofu each
+		// time, so its later copies keep dot entries.
+		skipDot := !strings.HasPrefix(key, "direct:")
+		if err := copyTree(instPath, prev, skipDot); err != nil {
 			return fmt.Errorf("failed to copy from %s to %s: %w", prev, instPath, err)
 		}
 		return nil

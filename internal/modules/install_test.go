@@ -223,3 +223,40 @@ func TestInstallOrderIsSequentialWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestRegistryCredentials: a TF_TOKEN_* token for the registry host goes
+// with the versions and download requests (with X-Terraform-Version), and
+// not with the archive download of an indirect location.
+func TestRegistryCredentials(t *testing.T) {
+	srv := registrytest.New(t, registrytest.Options{})
+	if _, err := modulestest.Serve(srv, sharedModules()[:1], 0); err != nil {
+		t.Fatal(err)
+	}
+	environ := []string{"TF_TOKEN_registry_opentofu_org=s3cret"}
+	client := registry.New(registry.Settings{
+		Transport: srv.Transport(), Getenv: func(string) string { return "" }, Environ: func() []string { return environ },
+		EmulatedVersion: "1.12.6",
+		HostServices:    map[string]map[string]any{"registry.opentofu.org": {"modules.v1": srv.URL() + modulestest.ModulesBasePath}},
+	})
+	dir := t.TempDir()
+	root := writeRoot(t, dir, map[string]string{"main.tf": "module \"m\" {\n  source = \"acme/m0/aws\"\n}\n"})
+	inDir(t, dir, func() {
+		o := Options{Registry: NewHTTPRegistry(client), Getters: GetterOptions{HTTPClient: srv.Client()}, Events: &recorder{}, Parallelism: -1}
+		if diags := Install(context.Background(), root, o); diags.HasErrors() {
+			t.Fatal(diags)
+		}
+	})
+	var got []string
+	for _, r := range srv.Requests() {
+		got = append(got, fmt.Sprintf("%s %s auth=%q version=%q", r.Method, r.Path, r.Header.Get("Authorization"), r.Header.Get("X-Terraform-Version")))
+	}
+	want := []string{
+		`GET /v1/modules/acme/m0/aws/versions auth="Bearer s3cret" version="1.12.6"`,
+		`GET /v1/modules/acme/m0/aws/1.0.0/download auth="Bearer s3cret" version="1.12.6"`,
+		`HEAD /modfiles/acme/m0/aws/1.0.0.tar.gz auth="" version=""`,
+		`GET /modfiles/acme/m0/aws/1.0.0.tar.gz auth="" version=""`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("requests (-want +got):\n%s", diff)
+	}
+}
