@@ -1,12 +1,9 @@
 package config
 
 import (
-	"path"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	tfaddr "github.com/opentofu/registry-address/v2"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -19,17 +16,18 @@ func (m *Module) staticEval() hcl.Diagnostics {
 	}
 	sort.Slice(calls, func(i, j int) bool { return rangeLess(calls[i].DeclRange, calls[j].DeclRange, m.fileOrder()) })
 	ctx := m.staticContext()
+	var diags hcl.Diagnostics
 	for _, mc := range calls {
 		if mc.SourceExpr == nil {
 			continue
 		}
-		val, diags := mc.SourceExpr.Value(ctx)
-		if diags.HasErrors() || !val.IsKnown() || val.IsNull() || val.Type() != cty.String {
+		val, valDiags := mc.SourceExpr.Value(ctx)
+		if valDiags.HasErrors() || !val.IsKnown() || val.IsNull() || val.Type() != cty.String {
 			continue
 		}
-		mc.SourceAddr = ParseModuleSource(val.AsString())
+		diags = append(diags, mc.classifySource(val.AsString())...)
 	}
-	return nil
+	return diags
 }
 
 // staticContext gives var.* from constant defaults and local.* from
@@ -53,33 +51,6 @@ func (m *Module) staticContext() *hcl.EvalContext {
 	}
 	ctx.Variables["local"] = cty.ObjectVal(locals)
 	return ctx
-}
-
-// ParseModuleSource returns the module source address OpenTofu derives from
-// a source string: "./x" or "../x" for local paths, host/namespace/name/system
-// for registry modules, and the string itself for other remote sources.
-func ParseModuleSource(raw string) string {
-	if IsLocalModuleSource(raw) {
-		clean := path.Clean(strings.ReplaceAll(raw, `\`, "/"))
-		if !strings.HasPrefix(clean, "../") && clean != ".." && !strings.HasPrefix(clean, "./") {
-			clean = "./" + clean
-		}
-		return clean
-	}
-	if mod, err := tfaddr.ParseModuleSource(raw); err == nil {
-		return mod.String()
-	}
-	return raw
-}
-
-// IsLocalModuleSource reports whether a module source is a local path.
-func IsLocalModuleSource(raw string) bool {
-	for _, p := range []string{"./", "../", `.\`, `..\`} {
-		if strings.HasPrefix(raw, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // fileOrder maps each loaded file name to its load position.

@@ -1,9 +1,7 @@
 package config
 
 import (
-	"encoding/json"
 	"fmt"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -18,7 +16,7 @@ type Tree struct {
 	// Path is the module path: nil for the root, ["a", "b"] for module.a.module.b.
 	Path []string
 	// Call is the module call in the parent (nil for the root); SourceAddr
-	// its decoded source address.
+	// its canonical source address.
 	Call       *ModuleCall
 	SourceAddr string
 	// Dir is the directory the module was loaded from.
@@ -28,9 +26,11 @@ type Tree struct {
 }
 
 // PathString returns "" for the root and module.a.module.b otherwise.
-func (t *Tree) PathString() string {
+func (t *Tree) PathString() string { return modulePathString(t.Path) }
+
+func modulePathString(path []string) string {
 	var parts []string
-	for _, p := range t.Path {
+	for _, p := range path {
 		parts = append(parts, "module."+p)
 	}
 	return strings.Join(parts, ".")
@@ -50,42 +50,69 @@ func (t *Tree) Walk(fn func(*Tree)) {
 	}
 }
 
-// maxTreeDepth stops runaway recursion (a module calling itself).
-const maxTreeDepth = 64
-
-// LoadTree loads the root module in dir and, when it has no errors, builds
-// its module tree (BuildTree). Root and build diagnostics are returned
-// separately.
-func LoadTree(dir string, opts ...Option) (tree *Tree, rootDiags, buildDiags hcl.Diagnostics) {
-	root, rootDiags := LoadDir(dir, opts...)
-	tree = &Tree{Module: root, Dir: dir, Children: map[string]*Tree{}}
-	if rootDiags.HasErrors() {
-		return tree, rootDiags, nil
-	}
-	tree, buildDiags = BuildTree(root, opts...)
-	return tree, rootDiags, buildDiags
+// ModuleRequest asks a ModuleWalker for the module of one call.
+type ModuleRequest struct {
+	// Name is the call's name; Path the new module's path (Parent's path
+	// plus Name).
+	Name string
+	Path []string
+	// Call is the module block; Call.Source is its classified source (nil
+	// when it did not parse).
+	Call *ModuleCall
+	// Parent is the calling module, already loaded (Parent.Dir is where a
+	// local source is resolved from).
+	Parent *Tree
 }
 
-// BuildTree resolves the module calls of an already loaded root module:
-// local sources ("./", "../") are read relative to the calling module's
-// directory, other sources from the directory recorded for the call in
-// ROOT/.terraform/modules/modules.json; a call that cannot be resolved is
-// reported as "Module not installed". Child modules are loaded without test
-// files.
-func BuildTree(root *Module, opts ...Option) (*Tree, hcl.Diagnostics) {
+// Key is the request's manifest key: the path joined with ".".
+func (r *ModuleRequest) Key() string { return strings.Join(r.Path, ".") }
+
+// ModuleWalker loads the module of a call. It returns the module and the
+// directory it was loaded from, or a nil module (and diagnostics) when the
+// call cannot be resolved; a nil module stops the walk below that call.
+// The module installer implements it to install while the tree is built;
+// ManifestWalker loads what is installed.
+type ModuleWalker interface {
+	LoadModule(req *ModuleRequest) (mod *Module, dir string, diags hcl.Diagnostics)
+}
+
+// ModuleWalkerFunc adapts a function to ModuleWalker.
+type ModuleWalkerFunc func(req *ModuleRequest) (*Module, string, hcl.Diagnostics)
+
+// LoadModule calls f.
+func (f ModuleWalkerFunc) LoadModule(req *ModuleRequest) (*Module, string, hcl.Diagnostics) {
+	return f(req)
+}
+
+// MaxTreeDepth is the deepest module nesting BuildTree follows; a call
+// below it is an error naming the limit. Cycles are found before, at their
+// first repeat (see BuildTree).
+const MaxTreeDepth = 1000
+
+// BuildTree builds the module tree of an already loaded root module: for
+// each module call, sorted by name and depth first (a module's children
+// before its next sibling, the installer's walk order), it asks w for the
+// module. A module whose directory (after symbolic links, on the operating
+// system's file system) is already on the path from the root is not
+// descended into: the call closes a cycle and is reported as "Module call
+// cycle". Calls nested deeper than MaxTreeDepth are errors too.
+//
+// opts give the file system (for resolving symbolic links) like LoadDir's.
+func BuildTree(root *Module, w ModuleWalker, opts ...Option) (*Tree, hcl.Diagnostics) {
 	o := newOptions(opts)
-	childOpts := append(append([]Option{}, opts...), WithTestsDir(""))
-	manifest := readModulesManifest(o.fsys, root.SourceDir)
 	tree := &Tree{Module: root, Dir: root.SourceDir, Children: map[string]*Tree{}}
-	diags := buildChildren(tree, root.SourceDir, manifest, childOpts)
-	return tree, diags
+	b := &treeBuilder{walker: w, fsys: o.fsys, real: map[*Tree]string{tree: realDir(o.fsys, root.SourceDir)}}
+	return tree, b.children(tree)
 }
 
-func buildChildren(t *Tree, rootDir string, manifest map[string]string, opts []Option) hcl.Diagnostics {
+type treeBuilder struct {
+	walker ModuleWalker
+	fsys   FileSystem
+	real   map[*Tree]string
+}
+
+func (b *treeBuilder) children(t *Tree) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	if len(t.Path) >= maxTreeDepth {
-		return diags
-	}
 	names := make([]string, 0, len(t.Module.ModuleCalls))
 	for n := range t.Module.ModuleCalls {
 		names = append(names, n)
@@ -93,53 +120,86 @@ func buildChildren(t *Tree, rootDir string, manifest map[string]string, opts []O
 	sort.Strings(names)
 	for _, name := range names {
 		call := t.Module.ModuleCalls[name]
-		childPath := append(append([]string{}, t.Path...), name)
-		var dir string
-		switch {
-		case IsLocalModuleSource(call.SourceAddr):
-			dir = filepath.Join(t.Dir, filepath.FromSlash(call.SourceAddr))
-		case manifest[strings.Join(childPath, ".")] != "":
-			dir = manifest[strings.Join(childPath, ".")]
-		default:
-			diags = append(diags, errorDiag("Module not installed", `This module is not yet installed. Run "tofu init" to install all modules required by this configuration.`, call.DeclRange.Ptr()))
+		req := &ModuleRequest{Name: name, Path: append(append([]string{}, t.Path...), name), Call: call, Parent: t}
+		if len(req.Path) > MaxTreeDepth {
+			diags = append(diags, tooDeepDiag(req))
 			continue
 		}
-		mod, modDiags := LoadDir(dir, opts...)
+		mod, dir, modDiags := b.walker.LoadModule(req)
 		diags = append(diags, modDiags...)
-		child := &Tree{Module: mod, Path: childPath, Call: call, SourceAddr: call.SourceAddr, Dir: dir, Parent: t, Children: map[string]*Tree{}}
+		if mod == nil {
+			continue
+		}
+		child := &Tree{Module: mod, Path: req.Path, Call: call, SourceAddr: call.SourceAddr, Dir: dir, Parent: t, Children: map[string]*Tree{}}
 		t.Children[name] = child
-		diags = append(diags, buildChildren(child, rootDir, manifest, opts)...)
+		real := realDir(b.fsys, dir)
+		if anc := b.ancestorWithDir(t, real); anc != nil {
+			diags = append(diags, cycleDiag(anc, child))
+			continue
+		}
+		b.real[child] = real
+		diags = append(diags, b.children(child)...)
 	}
 	return diags
 }
 
-// readModulesManifest reads .terraform/modules/modules.json: call key
-// (a.b) → directory. A missing or unreadable manifest is empty.
-func readModulesManifest(fsys FileSystem, rootDir string) map[string]string {
-	out := map[string]string{}
-	src, err := fsys.ReadFile(filepath.Join(rootDir, ".terraform", "modules", "modules.json"))
+// ancestorWithDir returns t or the nearest ancestor of t whose real
+// directory is real.
+func (b *treeBuilder) ancestorWithDir(t *Tree, real string) *Tree {
+	for a := t; a != nil; a = a.Parent {
+		if b.real[a] == real {
+			return a
+		}
+	}
+	return nil
+}
+
+// realDir is dir made absolute with symbolic links resolved when fsys is
+// the operating system's; a cleaned dir otherwise.
+func realDir(fsys FileSystem, dir string) string {
+	osfs, ok := fsys.(OSFileSystem)
+	if !ok {
+		return filepath.Clean(dir)
+	}
+	p, err := filepath.Abs(osfs.path(dir))
 	if err != nil {
-		return out
+		return filepath.Clean(dir)
 	}
-	var manifest struct {
-		Modules []struct {
-			Key, Source, Dir string
-		}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
 	}
-	if json.Unmarshal(src, &manifest) != nil {
-		return out
+	return p
+}
+
+// cycleDiag reports that child's directory is anc's: the calls from anc
+// down to child form a cycle.
+func cycleDiag(anc, child *Tree) *hcl.Diagnostic {
+	var steps []string
+	for t := child; t != anc; t = t.Parent {
+		steps = append(steps, fmt.Sprintf("%s (%s)", t.PathString(), callPos(t.Call)))
 	}
-	for _, rec := range manifest.Modules {
-		if rec.Key == "" {
-			continue
-		}
-		dir := rec.Dir
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(rootDir, filepath.FromSlash(path.Clean(filepath.ToSlash(dir))))
-		}
-		out[rec.Key] = dir
+	start := anc.PathString()
+	if start == "" {
+		start = "the root module"
 	}
-	return out
+	chain := start
+	for i := len(steps) - 1; i >= 0; i-- {
+		chain += " → " + steps[i]
+	}
+	return errorDiag("Module call cycle", fmt.Sprintf(
+		"The module call %s loads the directory %s, which %s has already loaded on this path, so the module tree would never end: %s. A module must not call itself, directly or through other modules.",
+		child.PathString(), child.Dir, start, chain), child.Call.DeclRange.Ptr())
+}
+
+func tooDeepDiag(req *ModuleRequest) *hcl.Diagnostic {
+	return errorDiag("Module tree too deep", fmt.Sprintf(
+		"The module call %s (%s) is nested %d modules deep, more than tfdeps' limit of %d. Check the configuration for module calls that repeat without end.",
+		modulePathString(req.Path), callPos(req.Call), len(req.Path), MaxTreeDepth), req.Call.DeclRange.Ptr())
+}
+
+// callPos is FILE:LINE of a module block.
+func callPos(c *ModuleCall) string {
+	return fmt.Sprintf("%s:%d", c.DeclRange.Filename, c.DeclRange.Start.Line)
 }
 
 // String describes the tree for debugging: one line per module.

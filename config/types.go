@@ -6,6 +6,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/moduleaddr"
 )
 
 // Every declaration type below keeps Syntax, its block in the Document; the
@@ -99,6 +100,9 @@ type ModuleCall struct {
 	SourceExpr hcl.Expression
 	SourceSet  bool
 	SourceAddr string
+	// Source is the classified source address (moduleaddr.Local, Registry
+	// or Remote); nil when the source was not evaluated or did not parse.
+	Source moduleaddr.Source
 	// SourceAddrRange is the range of the source argument's expression.
 	SourceAddrRange hcl.Range
 	VersionExpr     hcl.Expression

@@ -38,7 +38,7 @@ func TestConformanceConfigRequirements(t *testing.T) {
 			res, diags := Load(".", Options{Config: []config.Option{
 				config.WithFileSystem(config.OSFileSystem{Root: in}),
 				config.WithTestsDir(want.TestsDir),
-			}})
+			}, LocalModulesFromDisk: true})
 			if diags.HasErrors() {
 				t.Fatalf("unexpected errors: %s", diags.Error())
 			}

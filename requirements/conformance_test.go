@@ -67,8 +67,10 @@ func runConformanceTree(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	fsys := config.OSFileSystem{Root: filepath.Join(dir, "in")}
-	tree, rootDiags, loaderBuildDiags := config.LoadTree(".", config.WithFileSystem(fsys))
-	buildDiags := append(notInstalledAsWarnings(tree, loaderBuildDiags), withoutPredecessor(Check(tree))...)
+	// The trees were never initialised: local children are read from disk.
+	opt := config.WithFileSystem(fsys)
+	tree, rootDiags, loaderBuildDiags := config.LoadTreeWith(".", config.LocalFromDisk(config.NewManifestWalker(nil, ".", opt), opt), opt)
+	buildDiags := append(loaderBuildDiags, withoutPredecessor(Check(tree))...)
 	res, reqDiags := Collect(tree)
 
 	if diff := cmp.Diff(want.Requirements, constraintStrings(res.Providers)); diff != "" {

@@ -1,8 +1,6 @@
 package requirements
 
 import (
-	"fmt"
-
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
@@ -18,6 +16,11 @@ type Options struct {
 	StateFile string
 	// ReadFile reads the state file; nil means os.ReadFile.
 	ReadFile func(name string) ([]byte, error)
+	// LocalModulesFromDisk reads child modules with local sources from
+	// their directories instead of through the module manifest
+	// (config.LocalFromDisk), for configurations that were never
+	// initialised such as conformance fixtures. OpenTofu has no such mode.
+	LocalModulesFromDisk bool
 }
 
 // Load loads the module tree rooted at dir and collects its requirements.
@@ -25,18 +28,28 @@ type Options struct {
 // loading the child modules and checking provider names (Check), of
 // collecting requirements (Collect), and of reading the state.
 //
-// Module calls whose module is not installed (a remote source with no
-// entry in .terraform/modules/modules.json) are warnings naming the module:
-// its requirements are missing from the result. OpenTofu fails with
-// "Module not installed" there; tfdeps reports what it can.
+// Child modules are loaded only through .terraform/modules/modules.json,
+// as OpenTofu does after init (config.ManifestWalker): a call without a
+// record, local ones included, is OpenTofu's "Module not installed" error
+// with the call's file and line, and so are changed sources or version
+// constraints; module call cycles are errors too.
 //
 // When the root module has errors, the child modules are not loaded and the
 // result holds the root's requirements only.
 func Load(dir string, opts Options) (*Result, hcl.Diagnostics) {
-	tree, rootDiags, buildDiags := config.LoadTree(dir, opts.Config...)
+	var tree *config.Tree
+	var rootDiags, buildDiags hcl.Diagnostics
+	if opts.LocalModulesFromDisk {
+		w := config.LocalFromDisk(config.NewManifestWalker(nil, dir, opts.Config...), opts.Config...)
+		tree, rootDiags, buildDiags = config.LoadTreeWith(dir, w, opts.Config...)
+	} else {
+		tree, rootDiags, buildDiags = config.LoadTree(dir, opts.Config...)
+	}
 	diags := append(hcl.Diagnostics{}, rootDiags...)
-	diags = append(diags, notInstalledAsWarnings(tree, buildDiags)...)
-	if !rootDiags.HasErrors() {
+	diags = append(diags, buildDiags...)
+	if !rootDiags.HasErrors() && !buildDiags.HasErrors() {
+		// OpenTofu checks provider configurations only in a tree that
+		// built without errors.
 		diags = append(diags, Check(tree)...)
 	}
 	res, reqDiags := Collect(tree)
@@ -50,51 +63,4 @@ func Load(dir string, opts Options) (*Result, hcl.Diagnostics) {
 		res.AddState(st)
 	}
 	return res, diags
-}
-
-// notInstalledAsWarnings turns the loader's "Module not installed" errors
-// into warnings that name the module call.
-func notInstalledAsWarnings(tree *config.Tree, diags hcl.Diagnostics) hcl.Diagnostics {
-	out := make(hcl.Diagnostics, 0, len(diags))
-	for _, d := range diags {
-		if d.Severity != hcl.DiagError || d.Summary != "Module not installed" || d.Subject == nil {
-			out = append(out, d)
-			continue
-		}
-		path, call := findMissingCall(tree, *d.Subject)
-		if call == nil {
-			out = append(out, d)
-			continue
-		}
-		out = append(out, &hcl.Diagnostic{
-			Severity: hcl.DiagWarning,
-			Summary:  "Module not installed",
-			Detail: fmt.Sprintf("The module %s (source %q) is not installed, so tfdeps cannot read the providers it requires and they are missing from the result. Run \"tofu init\" to install all modules required by this configuration.",
-				path, call.SourceAddr),
-			Subject: d.Subject,
-		})
-	}
-	return out
-}
-
-// findMissingCall finds the module call declared at rng that has no child
-// module in the tree.
-func findMissingCall(tree *config.Tree, rng hcl.Range) (string, *config.ModuleCall) {
-	var path string
-	var found *config.ModuleCall
-	if tree == nil {
-		return "", nil
-	}
-	tree.Walk(func(t *config.Tree) {
-		if found != nil || t.Module == nil {
-			return
-		}
-		for name, call := range t.Module.ModuleCalls {
-			if _, loaded := t.Children[name]; !loaded && call.DeclRange == rng {
-				path, found = absAddress(t.PathString(), "module."+name), call
-				return
-			}
-		}
-	})
-	return path, found
 }

@@ -1,6 +1,7 @@
 package requirements
 
 import (
+	"fmt"
 	"os"
 	"testing"
 	"testing/fstest"
@@ -65,7 +66,7 @@ terraform {
 }
 data "http" "x" { url = "https://example.com" }
 `,
-		".terraform/modules/modules.json": `{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"vpc","Source":"registry.terraform.io/terraform-aws-modules/vpc/aws","Version":"5.0.0","Dir":".terraform/modules/vpc"}]}`,
+		".terraform/modules/modules.json": `{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"net","Source":"./modules/net","Dir":"modules/net"},{"Key":"vpc","Source":"registry.opentofu.org/terraform-aws-modules/vpc/aws","Version":"5.0.0","Dir":".terraform/modules/vpc"}]}`,
 		".terraform/modules/vpc/main.tf": `
 provider "google" {
   version = "~> 4.0"
@@ -92,7 +93,7 @@ provider "google" {
 		got = append(got, d.Summary+": "+d.Detail)
 	}
 	wantDiags := []string{
-		"Module not installed: The module module.missing (source \"git::https://example.com/m.git\") is not installed, so tfdeps cannot read the providers it requires and they are missing from the result. Run \"tofu init\" to install all modules required by this configuration.",
+		"Module not installed: This module is not yet installed. Run \"tofu init\" to install all modules required by this configuration.",
 		"Version constraints inside provider configuration blocks are deprecated: OpenTofu 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of OpenTofu. To silence this warning, move the provider version constraint into the required_providers block.",
 	}
 	if diff := cmp.Diff(wantDiags, got); diff != "" {
@@ -195,5 +196,52 @@ func TestMissingStateFile(t *testing.T) {
 	res, diags := loadMap(t, map[string]string{"main.tf": ""}, Options{StateFile: "terraform.tfstate"})
 	if len(diags) != 0 || len(res.Providers) != 0 || len(res.State) != 0 {
 		t.Errorf("got %v, %v", res.Providers, diags)
+	}
+}
+
+func TestLoadModuleNotInstalledIsError(t *testing.T) {
+	files := map[string]string{
+		"main.tf":          "module \"net\" {\n  source = \"./net\"\n}\n",
+		"net/main.tf":      "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\n",
+		"unrelated/x.tf":   "",
+		"other/ignored.tf": "",
+	}
+	tests := []struct {
+		name     string
+		manifest string
+		fromDisk bool
+		want     []string
+		wantAWS  bool
+	}{
+		{name: "no manifest", want: []string{`error main.tf:1 Module not installed: This module is not yet installed. Run "tofu init" to install all modules required by this configuration.`}},
+		{name: "installed", manifest: `{"Modules":[{"Key":"net","Source":"./net","Dir":"net"}]}`, wantAWS: true},
+		{name: "from disk", fromDisk: true, wantAWS: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := map[string]string{}
+			for k, v := range files {
+				fs[k] = v
+			}
+			if tt.manifest != "" {
+				fs[".terraform/modules/modules.json"] = tt.manifest
+			}
+			res, diags := loadMap(t, fs, Options{LocalModulesFromDisk: tt.fromDisk})
+			var got []string
+			for _, d := range diags {
+				sev := "warning"
+				if d.Severity == hcl.DiagError {
+					sev = "error"
+				}
+				got = append(got, fmt.Sprintf("%s %s:%d %s: %s", sev, d.Subject.Filename, d.Subject.Start.Line, d.Summary, d.Detail))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+			_, hasAWS := constraintStrings(res.Providers)["registry.opentofu.org/hashicorp/aws"]
+			if hasAWS != tt.wantAWS {
+				t.Errorf("aws required = %v, want %v", hasAWS, tt.wantAWS)
+			}
+		})
 	}
 }

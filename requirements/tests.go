@@ -53,7 +53,8 @@ func collectTestRuns(res *Result, rootDir string, opts []config.Option) hcl.Diag
 			if !strings.HasPrefix(src, "./") && !strings.HasPrefix(src, "../") {
 				continue
 			}
-			tree, rootDiags, buildDiags := config.LoadTree(filepath.Join(rootDir, filepath.FromSlash(src)), opts...)
+			dir := filepath.Join(rootDir, filepath.FromSlash(src))
+			tree, rootDiags, buildDiags := config.LoadTreeWith(dir, config.LocalFromDisk(config.NewManifestWalker(nil, dir, opts...), opts...), opts...)
 			diags = append(append(diags, rootDiags...), buildDiags...)
 			sub, subDiags := Collect(tree)
 			diags = append(diags, subDiags...)

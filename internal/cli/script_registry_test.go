@@ -48,6 +48,7 @@ type fakeConfig struct {
 	NoPackagesMap bool                    `json:"no_packages_map"`
 	NoSigningKeys bool                    `json:"no_signing_keys"`
 	Warnings      []string                `json:"warnings"`
+	Modules       []registrytest.Module   `json:"modules"`
 }
 
 // defaultFakeProviders are served when a script has no fake.json.
@@ -72,7 +73,7 @@ func registryScriptSetup(env *testscript.Env) error {
 	if cfg.Providers == nil {
 		cfg.Providers = defaultFakeProviders()
 	}
-	opts := registrytest.Options{Providers: cfg.Providers, NoPackagesMap: cfg.NoPackagesMap, NoSigningKeys: cfg.NoSigningKeys, Warnings: cfg.Warnings}
+	opts := registrytest.Options{Providers: cfg.Providers, NoPackagesMap: cfg.NoPackagesMap, NoSigningKeys: cfg.NoSigningKeys, Warnings: cfg.Warnings, Modules: cfg.Modules}
 	if err := registrytest.Setup(opts, cfg.Hostnames...)(env); err != nil {
 		return err
 	}
@@ -98,6 +99,10 @@ var fakeEndpoints = map[string]registrytest.Endpoint{
 	"mirror-index":   registrytest.MirrorIndex,
 	"mirror-version": registrytest.MirrorVersion,
 	"mirror-archive": registrytest.MirrorArchive,
+	"mod-versions":   registrytest.ModuleVersions,
+	"mod-download":   registrytest.ModuleDownload,
+	"mod-archive":    registrytest.ModuleArchive,
+	"mod-page":       registrytest.ModulePage,
 }
 
 // cmdFakeReq: "fakereq reset" forgets the requests seen so far;

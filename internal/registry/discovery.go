@@ -107,6 +107,7 @@ func (d *Disco) fetch(ctx context.Context, host svchost.Hostname) (*Services, er
 	switch resp.StatusCode {
 	case http.StatusOK:
 	case http.StatusNotFound:
+		svc.services = nil // no document: "host does not provide a … service"
 		return svc, nil
 	default:
 		return nil, fmt.Errorf("failed to request discovery document: %s", resp.Status)

@@ -10,16 +10,20 @@ import (
 type Endpoint int
 
 const (
-	Unknown       Endpoint = iota
-	Discovery              // /.well-known/terraform.json
-	Versions               // /v1/providers/NS/TYPE/versions
-	PackageMeta            // /v1/providers/NS/TYPE/VERSION/download/OS/ARCH
-	Archive                // /files/NS/TYPE/VERSION/*.zip
-	SHA256SUMS             // /files/NS/TYPE/VERSION/*_SHA256SUMS
-	Signature              // /files/NS/TYPE/VERSION/*_SHA256SUMS.sig
-	MirrorIndex            // /mirror/HOST/NS/TYPE/index.json
-	MirrorVersion          // /mirror/HOST/NS/TYPE/VERSION.json
-	MirrorArchive          // /mirror/HOST/NS/TYPE/*.zip
+	Unknown        Endpoint = iota
+	Discovery               // /.well-known/terraform.json
+	Versions                // /v1/providers/NS/TYPE/versions
+	PackageMeta             // /v1/providers/NS/TYPE/VERSION/download/OS/ARCH
+	Archive                 // /files/NS/TYPE/VERSION/*.zip
+	SHA256SUMS              // /files/NS/TYPE/VERSION/*_SHA256SUMS
+	Signature               // /files/NS/TYPE/VERSION/*_SHA256SUMS.sig
+	MirrorIndex             // /mirror/HOST/NS/TYPE/index.json
+	MirrorVersion           // /mirror/HOST/NS/TYPE/VERSION.json
+	MirrorArchive           // /mirror/HOST/NS/TYPE/*.zip
+	ModuleVersions          // /v1/modules/NS/NAME/SYSTEM/versions
+	ModuleDownload          // /v1/modules/NS/NAME/SYSTEM/VERSION/download
+	ModuleArchive           // /modfiles/NS/NAME/SYSTEM/VERSION.EXT
+	ModulePage              // /modpage/NS/NAME/SYSTEM/VERSION (answers ?terraform-get=1)
 )
 
 // FaultKind is a kind of injected failure.

@@ -18,6 +18,7 @@ type route struct {
 	version  string
 	platform string
 	file     string
+	system   string // module registry only
 }
 
 func classify(path string) route {
@@ -25,6 +26,9 @@ func classify(path string) route {
 		return route{endpoint: Discovery}
 	}
 	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	if rt, ok := classifyModule(parts); ok {
+		return rt
+	}
 	switch {
 	case len(parts) == 5 && parts[0] == "v1" && parts[1] == "providers" && parts[4] == "versions":
 		return route{endpoint: Versions, ns: parts[2], typ: parts[3]}
@@ -87,7 +91,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case MirrorArchive:
 		s.serveArchive(w, r, rt, rt.file, f)
 	default:
-		http.NotFound(w, r)
+		s.serveModules(w, r, rt, f)
 	}
 }
 
@@ -97,7 +101,7 @@ func (s *Server) authorized(w http.ResponseWriter, r *http.Request, e Endpoint) 
 		return true
 	}
 	switch e {
-	case Versions, PackageMeta, MirrorIndex, MirrorVersion:
+	case Versions, PackageMeta, MirrorIndex, MirrorVersion, ModuleVersions, ModuleDownload:
 	default:
 		return true
 	}

@@ -30,6 +30,8 @@ type Options struct {
 	Tokens []string
 	// Warnings are returned in every versions response.
 	Warnings []string
+	// Modules served by the module registry (modules.go).
+	Modules []Module
 }
 
 // Provider is one provider of the fake registry.

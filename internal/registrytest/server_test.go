@@ -211,7 +211,7 @@ func TestStandalone(t *testing.T) {
 	if diff := cmp.Diff(want, sa.CLIConfig("registry.example.com")); diff != "" {
 		t.Errorf("CLI config (-want +got):\n%s", diff)
 	}
-	if len(sa.Env) != 5 || !strings.HasPrefix(sa.Env[0], "SSL_CERT_FILE="+dir) {
+	if len(sa.Env) != 6 || !strings.HasPrefix(sa.Env[0], "SSL_CERT_FILE="+dir) {
 		t.Errorf("Env = %q", sa.Env)
 	}
 }

@@ -49,7 +49,7 @@ func prepareStandalone(s *Server, dir string, hostnames []string) (*Standalone, 
 		return nil, err
 	}
 	cfgFile := filepath.Join(dir, "registrytest.tfrc")
-	if err := os.WriteFile(cfgFile, []byte(s.CLIConfig(hostnames...)), 0o644); err != nil {
+	if err := os.WriteFile(cfgFile, []byte(s.ModulesCLIConfig(hostnames...)), 0o644); err != nil {
 		return nil, err
 	}
 	return &Standalone{
@@ -62,6 +62,7 @@ func prepareStandalone(s *Server, dir string, hostnames []string) (*Standalone, 
 			"FAKE_REGISTRY_HOST=" + s.Host(),
 			"FAKE_REGISTRY_URL=" + s.ProvidersBaseURL(),
 			"FAKE_MIRROR_URL=" + s.MirrorBaseURL(),
+			"FAKE_MODULES_URL=" + s.ModulesBaseURL(),
 		},
 	}, nil
 }

@@ -1,0 +1,67 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/moduleaddr"
+)
+
+// classifySource parses the evaluated source string of a module call into
+// mc.Source (modules.md §2) and sets mc.SourceAddr to its canonical
+// String(). A call with a `version` argument accepts only a registry
+// address. Failures leave mc.Source nil and mc.SourceAddr as written, and
+// return OpenTofu's diagnostics about the source expression (§8.3 M2, M2r).
+func (mc *ModuleCall) classifySource(raw string) hcl.Diagnostics {
+	src, err := parseCallSource(raw, mc.HasVersion)
+	if err == nil {
+		mc.Source = src
+		mc.SourceAddr = src.String()
+		return nil
+	}
+	mc.Source = nil
+	mc.SourceAddr = raw
+	return hcl.Diagnostics{sourceDiagnostic(err, mc.HasVersion, mc.SourceAddrRange.Ptr())}
+}
+
+// parseCallSource is moduleaddr.ParseRegistry when the call has a version,
+// moduleaddr.Parse otherwise.
+func parseCallSource(raw string, hasVersion bool) (moduleaddr.Source, error) {
+	if hasVersion {
+		reg, err := moduleaddr.ParseRegistry(raw)
+		if err != nil {
+			return nil, err
+		}
+		return reg, nil
+	}
+	return moduleaddr.Parse(raw)
+}
+
+// sourceDiagnostic is the §8.3 diagnostic for a source parse error.
+func sourceDiagnostic(err error, hasVersion bool, subject *hcl.Range) *hcl.Diagnostic {
+	if rel, ok := moduleaddr.IsMaybeRelativePath(err); ok {
+		return errorDiag("Invalid module source address", fmt.Sprintf(
+			"OpenTofu failed to determine your intended installation method for remote module package %q.\n\nIf you intended this as a path relative to the current module, use \"./%s\" instead. The \"./\" prefix indicates that the address is a relative filesystem path.",
+			rel.Addr, rel.Addr), subject)
+	}
+	if hasVersion {
+		return errorDiag("Invalid registry module source address", fmt.Sprintf(
+			"Failed to parse module registry address: %s.\n\nOpenTofu assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.",
+			err), subject)
+	}
+	return errorDiag("Invalid module source address", fmt.Sprintf("Failed to parse module source address: %s.", err), subject)
+}
+
+// ParseModuleSource returns the canonical form of a module source string
+// (moduleaddr.Parse's String()), or raw itself when it does not parse.
+func ParseModuleSource(raw string) string {
+	if src, err := moduleaddr.Parse(raw); err == nil {
+		return src.String()
+	}
+	return raw
+}
+
+// IsLocalModuleSource reports whether a module source is a local path
+// ("./", "../", ".\", "..\").
+func IsLocalModuleSource(raw string) bool { return moduleaddr.IsLocal(raw) }
