@@ -13,6 +13,7 @@ import (
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/internal/cliconfig"
 	"github.com/tfdeps/tfdeps/internal/modules"
+	"github.com/tfdeps/tfdeps/internal/modules/manifest"
 )
 
 // moduleEvents renders the module installer's progress through the init
@@ -87,11 +88,10 @@ type moduleInstall struct {
 // loadRoot reads the manifest (a broken one is an error, modules.md §6)
 // and the root module with its test files.
 func (mi *moduleInstall) loadRoot() (*config.Module, hcl.Diagnostics) {
-	if _, err := modules.ReadManifest(modulesDir(mi.m)); err != nil {
+	if _, err := manifest.Read(filepath.Join(modulesDir(mi.m), manifest.FileName)); err != nil {
 		return nil, hcl.Diagnostics{errorDiag("failed to read module manifest: "+err.Error(), "")}
 	}
-	root, diags := config.LoadDir(".", config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir(mi.testsDir))
-	return root, append(diags, modules.SourceDiags(root)...)
+	return config.LoadDir(".", config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir(mi.testsDir))
 }
 
 // install runs the installer on root and returns its diagnostics.
@@ -127,7 +127,11 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry) (h
 		return nil, true
 	}
 	if !r.opts.get {
-		check := modules.CheckInstalled(root, modulesDir(r.m), mi.loadOptions()...)
+		m, err := manifest.Read(filepath.Join(modulesDir(r.m), manifest.FileName))
+		if err != nil {
+			return nil, true
+		}
+		_, check := config.BuildTree(root, config.NewManifestWalker(m, ".", mi.loadOptions()...))
 		if check.HasErrors() {
 			r.view.Message("config_errors", configErrorPreamble, true)
 			r.view.Diagnostics(check)
@@ -157,7 +161,7 @@ func (mi *moduleInstall) loadOptions() []config.Option {
 
 // newModuleRegistry adapts the registry client to the module installer.
 func newModuleRegistry(m *Meta, cfg *cliconfig.Config) modules.Registry {
-	return modules.NewHTTPRegistry(newRegistryClient(m, cfg))
+	return newRegistryClient(m, cfg)
 }
 
 // moduleParallelism is TFDEPS_MODULE_PARALLELISM: how many packages are
@@ -186,11 +190,11 @@ type manifestFS struct {
 }
 
 func newManifestFS(m *Meta) config.FileSystem {
-	return manifestFS{manifest: filepath.Join(modulesDir(m), modules.ManifestFile)}
+	return manifestFS{manifest: filepath.Join(modulesDir(m), manifest.FileName)}
 }
 
 func (f manifestFS) ReadFile(name string) ([]byte, error) {
-	if filepath.Clean(name) == filepath.Join(".terraform", "modules", modules.ManifestFile) {
+	if filepath.Clean(name) == filepath.Join(".terraform", "modules", manifest.FileName) {
 		name = f.manifest
 	}
 	return f.OSFileSystem.ReadFile(name)

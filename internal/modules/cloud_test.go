@@ -64,17 +64,6 @@ func TestS3Source(t *testing.T) {
 	}
 }
 
-// TestS3AddressNormalises: the S3 shorthand becomes OpenTofu's s3:: form.
-func TestS3AddressNormalises(t *testing.T) {
-	src, err := ParseSource("bucket.s3-eu-west-1.amazonaws.com/path/vpc.zip", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := src.String(), "s3::https://s3-eu-west-1.amazonaws.com/bucket/path/vpc.zip"; got != want {
-		t.Errorf("got %s, want %s", got, want)
-	}
-}
-
 // fakeGCS answers the two requests go-getter's GCS getter makes through
 // the storage client pointed at it with STORAGE_EMULATOR_HOST: the object
 // listing and each object's media.

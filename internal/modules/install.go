@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	version "github.com/hashicorp/go-version"
@@ -12,6 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/modules/manifest"
+	"github.com/tfdeps/tfdeps/moduleaddr"
 )
 
 // Events receives the installer's progress, in walk order.
@@ -37,7 +38,7 @@ type Options struct {
 	// Cache is the shared package cache (nil: none).
 	Cache *Cache
 	// Parallelism bounds concurrent fetches ahead of the walk (0: 8;
-	// negative: no fetching ahead).
+	// negative: no fetching ahead, one package at a time in walk order).
 	Parallelism int
 	// Config are the options for loading child modules.
 	Config []config.Option
@@ -45,18 +46,21 @@ type Options struct {
 }
 
 // Install installs the module calls of root (loaded from "." with its
-// test files) and writes MODDIR/modules.json, even after errors. It
-// returns the diagnostics in the order they arose; the caller sorts them.
+// test files) while building its tree with config.BuildTree (the walk
+// order and cycle check), then writes MODDIR/modules.json, even after
+// errors. It returns the diagnostics in the order they arose; the caller
+// sorts them.
 func Install(ctx context.Context, root *config.Module, o Options) hcl.Diagnostics {
 	if o.ModsDir == "" {
 		o.ModsDir = filepath.Join(".terraform", "modules")
 	}
-	manifest, err := ReadManifest(o.ModsDir)
+	path := filepath.Join(o.ModsDir, manifest.FileName)
+	m, err := manifest.Read(path)
 	if err != nil {
 		return hcl.Diagnostics{sourceless("Failed to read modules manifest file", "Error reading manifest for "+o.ModsDir+": "+err.Error()+".")}
 	}
-	manifest[""] = Record{Key: "", Dir: "."}
-	w := &walk{o: o, manifest: manifest, fetch: newFetcher(o.Getters)}
+	m[""] = manifest.Record{Key: "", Dir: "."}
+	w := &walk{ctx: ctx, o: o, manifest: m, fetch: newFetcher(o.Getters)}
 	if o.Registry != nil {
 		w.res = newResolver(o.Registry)
 	}
@@ -64,143 +68,70 @@ func Install(ctx context.Context, root *config.Module, o Options) hcl.Diagnostic
 		w.fetch.pre = startPrefetch(ctx, w, root)
 		defer w.fetch.pre.close()
 	}
-	rootNode := &node{dir: "."}
-	w.children(ctx, rootNode, root)
-	w.testRuns(ctx, rootNode, root)
+	tree, diags := config.BuildTree(root, w, o.Config...)
+	diags = append(diags, w.testRuns(tree)...)
 	if err := os.MkdirAll(o.ModsDir, 0o777); err == nil {
-		err = manifest.Write(o.ModsDir)
+		err = m.Write(path)
 	}
 	if err != nil {
-		w.diags = append(w.diags, sourceless("Failed to update module manifest", "Unable to write the module manifest file: "+err.Error()))
+		diags = append(diags, sourceless("Failed to update module manifest", "Unable to write the module manifest file: "+err.Error()))
 	}
-	return w.diags
+	return diags
 }
 
-// walk is one run of the installer over the tree.
+// walk installs modules as config.BuildTree asks for them.
 type walk struct {
+	ctx      context.Context
 	o        Options
-	manifest Manifest
+	manifest manifest.Manifest
 	fetch    *fetcher
 	res      *resolver
-	diags    hcl.Diagnostics
 }
 
-// node is an installed (or reused) module: its path, directory and
-// source, for its children's local paths and the escape check.
-type node struct {
-	path   []string
-	dir    string
-	src    *Source
-	parent *node
-}
+var _ config.ModuleWalker = (*walk)(nil)
 
-// request is one module call to visit.
-type request struct {
-	name       string
-	path       []string
-	raw        string
-	hasVersion bool
-	constraint string
-	rng        hcl.Range
-}
-
-func (r request) key() string { return strings.Join(r.path, ".") }
-
-// children visits the calls of mod, sorted by name, depth first.
-func (w *walk) children(ctx context.Context, parent *node, mod *config.Module) {
-	names := make([]string, 0, len(mod.ModuleCalls))
-	for n := range mod.ModuleCalls {
-		names = append(names, n)
+// LoadModule implements config.ModuleWalker: reuse or install one call
+// (modules.md §5.2, §5.3).
+func (w *walk) LoadModule(req *config.ModuleRequest) (*config.Module, string, hcl.Diagnostics) {
+	call := req.Call
+	if call.Source == nil || req.Name == "" || !hclsyntax.ValidIdentifier(req.Name) || w.ctx.Err() != nil {
+		return nil, "", nil
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		if ctx.Err() != nil {
-			return
-		}
-		w.visit(ctx, parent, callRequest(parent.path, mod.ModuleCalls[n]))
-	}
-}
-
-func callRequest(parentPath []string, c *config.ModuleCall) request {
-	return request{
-		name: c.Name, path: append(append([]string{}, parentPath...), c.Name),
-		raw: c.SourceAddr, hasVersion: c.HasVersion, constraint: c.Version, rng: c.DeclRange,
-	}
-}
-
-// testRuns visits the module calls of run blocks, test files sorted by
-// path (OpenTofu: map order), runs in file order.
-func (w *walk) testRuns(ctx context.Context, root *node, mod *config.Module) {
-	for _, name := range mod.TestFileNames() {
-		tf := mod.Tests[name]
-		for _, run := range tf.Runs {
-			if run.ModuleSource == "" {
-				continue
-			}
-			path := append([]string{"test"}, testKeyParts(name)...)
-			path = append(path, run.Name)
-			w.visit(ctx, root, request{name: run.Name, path: path, raw: run.ModuleSource, rng: run.DeclRange})
-		}
-	}
-}
-
-// testKeyParts splits tests/smoke.tftest.hcl into tests, smoke.
-func testKeyParts(name string) []string {
-	name = strings.TrimSuffix(filepath.ToSlash(name), ".tftest.hcl")
-	return strings.Split(name, "/")
-}
-
-// visit decides between reuse and install for one call and walks on.
-func (w *walk) visit(ctx context.Context, parent *node, req request) {
-	if req.raw == "" || req.name == "" || !hclsyntax.ValidIdentifier(req.name) {
-		return
-	}
-	src, err := ParseSource(req.raw, req.hasVersion)
-	if err != nil {
-		return
-	}
-	key := req.key()
+	key := req.Key()
 	instPath := filepath.Join(w.o.ModsDir, key)
-	w.replaceIfChanged(key, src, req.constraint)
+	w.replaceIfChanged(key, call)
 	rec, recorded := w.manifest[key]
 	if !recorded {
 		if err := os.RemoveAll(instPath); err != nil {
-			w.diags = append(w.diags, sourceless("Failed to remove local module cache",
-				"OpenTofu tried to remove "+instPath+" in order to reinstall this module, but encountered an error: "+err.Error()))
-			return
+			return nil, "", hcl.Diagnostics{sourceless("Failed to remove local module cache",
+				"OpenTofu tried to remove "+instPath+" in order to reinstall this module, but encountered an error: "+err.Error())}
 		}
 	} else if isDir(rec.Dir) {
-		mod, diags := config.LoadDir(rec.Dir, w.o.Config...)
-		w.diags = append(w.diags, diags...)
-		w.diags = append(w.diags, SourceDiags(mod)...)
-		n := &node{path: req.path, dir: rec.Dir, src: &src, parent: parent}
-		w.children(ctx, n, mod)
-		return
+		mod, diags := config.LoadDir(rec.Dir, w.childOptions()...)
+		return mod, rec.Dir, diags
 	}
-	var n *node
-	var mod *config.Module
-	switch src.Kind {
-	case KindLocal:
-		n, mod = w.installLocal(parent, req, src)
-	case KindRegistry:
-		n, mod = w.installRegistry(ctx, parent, req, src, instPath)
-	case KindRemote:
-		n, mod = w.installRemote(ctx, parent, req, src, instPath)
+	switch src := call.Source.(type) {
+	case moduleaddr.Local:
+		return w.installLocal(req, src)
+	case moduleaddr.Registry:
+		return w.installRegistry(req, src, instPath)
+	case moduleaddr.Remote:
+		return w.installRemote(req, src, instPath)
 	}
-	if mod != nil {
-		w.children(ctx, n, mod)
-	}
+	return nil, "", nil
+}
+
+func (w *walk) childOptions() []config.Option {
+	return append(append([]config.Option{}, w.o.Config...), config.WithTestsDir(""))
 }
 
 // replaceIfChanged drops the record of key and those below it when the
 // call no longer matches it, or on upgrade (modules.md §5.2).
-func (w *walk) replaceIfChanged(key string, src Source, constraint string) {
+func (w *walk) replaceIfChanged(key string, call *config.ModuleCall) {
 	rec, recorded := w.manifest[key]
-	replace := w.o.Upgrade || !recorded || rec.Source != src.String()
-	if !replace && rec.Version != "" {
-		v, err := version.NewVersion(rec.Version)
-		cons, cerr := version.NewConstraint(constraint)
-		replace = err != nil || (cerr == nil && !cons.Check(v))
+	replace := w.o.Upgrade || !recorded || rec.Source != call.Source.String()
+	if !replace && rec.Version != "" && !versionAccepted(rec.Version, call) {
+		replace = true
 	}
 	if !replace {
 		return
@@ -213,13 +144,27 @@ func (w *walk) replaceIfChanged(key string, src Source, constraint string) {
 	}
 }
 
+// versionAccepted reports whether a recorded version meets the call's
+// constraint (none: every version).
+func versionAccepted(recorded string, call *config.ModuleCall) bool {
+	v, err := version.NewVersion(recorded)
+	if err != nil {
+		return false
+	}
+	if !call.HasVersion || call.Version == "" {
+		return true
+	}
+	cons, err := version.NewConstraint(call.Version)
+	return err != nil || cons.Check(v)
+}
+
 // load reads the module in dir, or reports that dir is not a readable
 // directory (nil module).
 func (w *walk) load(dir string) (*config.Module, hcl.Diagnostics) {
 	if !isDir(dir) {
 		return nil, nil
 	}
-	return config.LoadDir(dir, w.o.Config...)
+	return config.LoadDir(dir, w.childOptions()...)
 }
 
 func isDir(dir string) bool {

@@ -9,12 +9,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tfdeps/tfdeps/config"
-	"github.com/tfdeps/tfdeps/internal/modules/modulestest"
 	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/internal/registrytest"
 )
@@ -38,20 +36,31 @@ func (r *recorder) add(s string) {
 // fakeRegistry starts a registrytest server serving mods and returns
 // installer options that reach it (host block for registry.opentofu.org,
 // the fake's CA for archive downloads).
-func fakeRegistry(t *testing.T, mods []modulestest.Module) (*modulestest.Fake, Options) {
+func fakeRegistry(t *testing.T, mods []registrytest.Module) (*registrytest.Server, Options) {
 	t.Helper()
-	srv := registrytest.New(t, registrytest.Options{})
-	fake, err := modulestest.Serve(srv, mods, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := registry.New(registry.Settings{
-		Transport:    srv.Transport(),
-		Getenv:       func(string) string { return "" },
-		Environ:      func() []string { return nil },
-		HostServices: map[string]map[string]any{"registry.opentofu.org": {"modules.v1": srv.URL() + modulestest.ModulesBasePath}},
+	srv := registrytest.New(t, registrytest.Options{Modules: mods})
+	return srv, Options{Registry: registryClient(srv, nil), Getters: GetterOptions{HTTPClient: srv.Client()}}
+}
+
+func registryClient(srv *registrytest.Server, environ []string) *registry.Client {
+	return registry.New(registry.Settings{
+		Transport:       srv.Transport(),
+		Getenv:          func(string) string { return "" },
+		Environ:         func() []string { return environ },
+		EmulatedVersion: "1.12.6",
+		HostServices:    srv.ModuleHostServices("registry.opentofu.org"),
 	})
-	return fake, Options{Registry: NewHTTPRegistry(client), Getters: GetterOptions{HTTPClient: srv.Client()}}
+}
+
+// archiveGets counts the GET requests for module archives.
+func archiveGets(srv *registrytest.Server) int {
+	n := 0
+	for _, r := range srv.Requests() {
+		if r.Endpoint == registrytest.ModuleArchive && r.Method == "GET" {
+			n++
+		}
+	}
+	return n
 }
 
 // writeRoot writes files into a new directory and loads it as a root
@@ -89,11 +98,13 @@ func inDir(t *testing.T, dir string, fn func()) {
 	fn()
 }
 
-func sharedModules() []modulestest.Module {
-	var mods []modulestest.Module
+func sharedModules() []registrytest.Module {
+	var mods []registrytest.Module
 	for i := 0; i < 5; i++ {
-		mods = append(mods, modulestest.Module{Namespace: "acme", Name: fmt.Sprintf("m%d", i), System: "aws", Version: "1.0.0",
-			Files: map[string]string{"main.tf": "output \"n\" {\n  value = " + fmt.Sprint(i) + "\n}\n", "scripts/run.sh": "#!/bin/sh\n"}})
+		mods = append(mods, registrytest.Module{Namespace: "acme", Name: fmt.Sprintf("m%d", i), System: "aws", Versions: []registrytest.ModuleVersion{{
+			Version: "1.0.0", Format: "tar.gz", RelativeLocation: true,
+			Files: map[string]string{"main.tf": "output \"n\" {\n  value = " + fmt.Sprint(i) + "\n}\n", "scripts/run.sh*": "#!/bin/sh\n"},
+		}}})
 	}
 	return mods
 }
@@ -110,7 +121,7 @@ func monorepoRoot(i int) map[string]string {
 // 5 registry modules download each package once through the shared cache,
 // and every root's .terraform/modules is complete.
 func TestMonorepoDownloadsEachPackageOnce(t *testing.T) {
-	fake, opts := fakeRegistry(t, sharedModules())
+	srv, opts := fakeRegistry(t, sharedModules())
 	base := t.TempDir()
 	opts.Cache = OpenCache(filepath.Join(base, "cache"))
 	for i := 0; i < 20; i++ {
@@ -132,7 +143,7 @@ func TestMonorepoDownloadsEachPackageOnce(t *testing.T) {
 			t.Errorf("root %d: run.sh: %v %v", i, info, err)
 		}
 	}
-	if got := fake.ArchiveRequests(); got != 5 {
+	if got := archiveGets(srv); got != 5 {
 		t.Errorf("%d archive downloads for 20 roots, want 5 (one per package)", got)
 	}
 }
@@ -142,7 +153,7 @@ func TestMonorepoDownloadsEachPackageOnce(t *testing.T) {
 // processes would) still download each package once: the file lock
 // serialises the fills.
 func TestCacheSharedByConcurrentInstalls(t *testing.T) {
-	fake, opts := fakeRegistry(t, sharedModules())
+	srv, opts := fakeRegistry(t, sharedModules())
 	base := t.TempDir()
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
@@ -165,7 +176,7 @@ func TestCacheSharedByConcurrentInstalls(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	if got := fake.ArchiveRequests(); got != 5 {
+	if got := archiveGets(srv); got != 5 {
 		t.Errorf("%d archive downloads, want 5", got)
 	}
 }
@@ -174,21 +185,17 @@ func TestCacheSharedByConcurrentInstalls(t *testing.T) {
 // parallel and slow responses, the events still come in OpenTofu's walk
 // order.
 func TestInstallOrderIsSequentialWalk(t *testing.T) {
-	srv := registrytest.New(t, registrytest.Options{})
 	mods := sharedModules()
-	mods = append(mods, modulestest.Module{Namespace: "acme", Name: "top", System: "aws", Version: "2.0.0", Files: map[string]string{
-		"main.tf": "module \"b\" {\n  source = \"acme/m1/aws\"\n}\nmodule \"a\" {\n  source = \"acme/m2/aws\"\n}\nmodule \"l\" {\n  source = \"./l\"\n}\n", "l/main.tf": "module \"z\" {\n  source = \"acme/m4/aws\"\n}\n"}})
-	fake, err := modulestest.Serve(srv, mods, 20*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := registry.New(registry.Settings{Transport: srv.Transport(), Getenv: func(string) string { return "" }, Environ: func() []string { return nil },
-		HostServices: map[string]map[string]any{"registry.opentofu.org": {"modules.v1": srv.URL() + modulestest.ModulesBasePath}}})
+	mods = append(mods, registrytest.Module{Namespace: "acme", Name: "top", System: "aws", Versions: []registrytest.ModuleVersion{{Version: "2.0.0", Format: "tar.gz", Files: map[string]string{
+		"main.tf": "module \"b\" {\n  source = \"acme/m1/aws\"\n}\nmodule \"a\" {\n  source = \"acme/m2/aws\"\n}\nmodule \"l\" {\n  source = \"./l\"\n}\n", "l/main.tf": "module \"z\" {\n  source = \"acme/m4/aws\"\n}\n"}}}})
+	srv, opts := fakeRegistry(t, mods)
 	dir := t.TempDir()
 	root := writeRoot(t, dir, map[string]string{"main.tf": "module \"x\" {\n  source = \"acme/top/aws\"\n}\nmodule \"c\" {\n  source = \"acme/m0/aws\"\n}\n"})
 	rec := &recorder{}
 	inDir(t, dir, func() {
-		diags := Install(context.Background(), root, Options{Registry: NewHTTPRegistry(client), Getters: GetterOptions{HTTPClient: srv.Client()}, Events: rec})
+		o := opts
+		o.Events = rec
+		diags := Install(context.Background(), root, o)
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
@@ -209,7 +216,7 @@ func TestInstallOrderIsSequentialWalk(t *testing.T) {
 	if diff := cmp.Diff(want, rec.lines); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
-	if got := fake.ArchiveRequests(); got != 5 {
+	if got := archiveGets(srv); got != 5 {
 		t.Errorf("%d archive downloads, want 5", got)
 	}
 	var paths []string
@@ -228,20 +235,12 @@ func TestInstallOrderIsSequentialWalk(t *testing.T) {
 // with the versions and download requests (with X-Terraform-Version), and
 // not with the archive download of an indirect location.
 func TestRegistryCredentials(t *testing.T) {
-	srv := registrytest.New(t, registrytest.Options{})
-	if _, err := modulestest.Serve(srv, sharedModules()[:1], 0); err != nil {
-		t.Fatal(err)
-	}
-	environ := []string{"TF_TOKEN_registry_opentofu_org=s3cret"}
-	client := registry.New(registry.Settings{
-		Transport: srv.Transport(), Getenv: func(string) string { return "" }, Environ: func() []string { return environ },
-		EmulatedVersion: "1.12.6",
-		HostServices:    map[string]map[string]any{"registry.opentofu.org": {"modules.v1": srv.URL() + modulestest.ModulesBasePath}},
-	})
+	srv := registrytest.New(t, registrytest.Options{Modules: sharedModules()[:1]})
+	client := registryClient(srv, []string{"TF_TOKEN_registry_opentofu_org=s3cret"})
 	dir := t.TempDir()
 	root := writeRoot(t, dir, map[string]string{"main.tf": "module \"m\" {\n  source = \"acme/m0/aws\"\n}\n"})
 	inDir(t, dir, func() {
-		o := Options{Registry: NewHTTPRegistry(client), Getters: GetterOptions{HTTPClient: srv.Client()}, Events: &recorder{}, Parallelism: -1}
+		o := Options{Registry: client, Getters: GetterOptions{HTTPClient: srv.Client()}, Events: &recorder{}, Parallelism: -1}
 		if diags := Install(context.Background(), root, o); diags.HasErrors() {
 			t.Fatal(diags)
 		}

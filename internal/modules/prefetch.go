@@ -8,23 +8,24 @@ import (
 	"sync"
 
 	getter "github.com/hashicorp/go-getter"
-	version "github.com/hashicorp/go-version"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/modules/manifest"
+	"github.com/tfdeps/tfdeps/moduleaddr"
 )
 
 // prefetcher fetches the packages of the whole tree ahead of the walk and
-// in parallel: it follows module calls as OpenTofu's walk would (reusing
-// what the manifest says is installed), fetches each distinct package
-// once into a per-run staging directory or the shared cache, and reads
-// the fetched modules to find their calls. The walk takes packages from
-// it (staged); anything it could not fetch the walk fetches itself, so
-// errors keep OpenTofu's texts.
+// in parallel: it follows module calls as the walk will (reusing what the
+// manifest says is installed), fetches each distinct package once into a
+// per-run staging directory or the shared cache, and reads the fetched
+// modules to find their calls. The walk takes packages from it (obtain);
+// what it could not fetch the walk fetches itself, so errors keep
+// OpenTofu's texts.
 type prefetcher struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	w      *walk
-	snap   Manifest
+	snap   manifest.Manifest
 	sem    chan struct{}
 	stage  string
 
@@ -55,16 +56,13 @@ func startPrefetch(ctx context.Context, w *walk, root *config.Module) *prefetche
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	p := &prefetcher{ctx: ctx, cancel: cancel, w: w, snap: Manifest{}, sem: make(chan struct{}, n), stage: stage, jobs: map[string]*stageJob{}}
-	for k, v := range w.manifest {
-		p.snap[k] = v
-	}
+	p := &prefetcher{ctx: ctx, cancel: cancel, w: w, snap: w.manifest.Clone(), sem: make(chan struct{}, n), stage: stage, jobs: map[string]*stageJob{}}
 	p.explore(nil, ".", root, false)
 	for _, name := range root.TestFileNames() {
 		for _, run := range root.Tests[name].Runs {
-			if run.ModuleSource != "" {
+			if src, err := moduleaddr.Parse(run.ModuleSource); err == nil && run.ModuleSource != "" {
 				path := append(append([]string{"test"}, testKeyParts(name)...), run.Name)
-				p.call(path, ".", request{name: run.Name, path: path, raw: run.ModuleSource}, false)
+				p.call(path, ".", &config.ModuleCall{Name: run.Name, Source: src}, false)
 			}
 		}
 	}
@@ -83,15 +81,16 @@ func (p *prefetcher) close() {
 
 // explore follows the calls of mod, found in dir.
 func (p *prefetcher) explore(path []string, dir string, mod *config.Module, replaced bool) {
-	for _, c := range mod.ModuleCalls {
-		req := callRequest(path, c)
-		p.call(req.path, dir, req, replaced)
+	if len(path) >= config.MaxTreeDepth {
+		return
+	}
+	for name, c := range mod.ModuleCalls {
+		p.call(append(append([]string{}, path...), name), dir, c, replaced)
 	}
 }
 
-func (p *prefetcher) call(path []string, parentDir string, req request, replaced bool) {
-	src, err := ParseSource(req.raw, req.hasVersion)
-	if err != nil || req.name == "" {
+func (p *prefetcher) call(path []string, parentDir string, c *config.ModuleCall, replaced bool) {
+	if c.Source == nil {
 		return
 	}
 	p.wg.Add(1)
@@ -100,14 +99,15 @@ func (p *prefetcher) call(path []string, parentDir string, req request, replaced
 		if p.ctx.Err() != nil {
 			return
 		}
-		if dir, ok := p.reused(req, src, replaced); ok {
+		key := joinKey(path)
+		if dir, ok := p.reused(key, c, replaced); ok {
 			p.exploreDir(path, dir, false)
 			return
 		}
-		switch src.Kind {
-		case KindLocal:
-			p.exploreDir(path, filepath.Join(parentDir, src.Local), true)
-		case KindRemote:
+		switch src := c.Source.(type) {
+		case moduleaddr.Local:
+			p.exploreDir(path, filepath.Join(parentDir, src.String()), true)
+		case moduleaddr.Remote:
 			if !stageable(src.Package) {
 				return
 			}
@@ -117,24 +117,21 @@ func (p *prefetcher) call(path []string, parentDir string, req request, replaced
 					p.exploreDir(path, dir, true)
 				}
 			}
-		case KindRegistry:
-			p.registry(path, req, src)
+		case moduleaddr.Registry:
+			p.registry(path, c, src)
 		}
 	}()
 }
 
-// reused predicts the walk's reuse decision (modules.md §5.2).
-func (p *prefetcher) reused(req request, src Source, replaced bool) (string, bool) {
-	rec, ok := p.snap[req.key()]
-	if replaced || p.w.o.Upgrade || !ok || rec.Source != src.String() || !isDir(rec.Dir) {
+// reused predicts the walk's reuse decision (modules.md §5.2): a call
+// below a replaced one is replaced too.
+func (p *prefetcher) reused(key string, c *config.ModuleCall, replaced bool) (string, bool) {
+	rec, ok := p.snap[key]
+	if replaced || p.w.o.Upgrade || !ok || rec.Source != c.Source.String() || !isDir(rec.Dir) {
 		return "", false
 	}
-	if rec.Version != "" {
-		v, err := version.NewVersion(rec.Version)
-		cons, cerr := version.NewConstraint(req.constraint)
-		if err != nil || (cerr == nil && !cons.Check(v)) {
-			return "", false
-		}
+	if rec.Version != "" && !versionAccepted(rec.Version, c) {
+		return "", false
 	}
 	return rec.Dir, true
 }
@@ -143,33 +140,39 @@ func (p *prefetcher) exploreDir(path []string, dir string, replaced bool) {
 	if !isDir(dir) {
 		return
 	}
-	mod, _ := config.LoadDir(dir, p.w.o.Config...)
+	mod, _ := config.LoadDir(dir, p.w.childOptions()...)
 	p.explore(path, dir, mod, replaced)
 }
 
-func (p *prefetcher) registry(path []string, req request, src Source) {
+func (p *prefetcher) registry(path []string, c *config.ModuleCall, src moduleaddr.Registry) {
 	if p.w.res == nil {
 		return
 	}
-	listed, err := p.w.res.Versions(p.ctx, src.Registry.Package)
+	listed, err := p.w.res.Versions(p.ctx, src)
 	if err != nil {
 		return
 	}
-	sel := selectVersion(listed, req.constraint)
-	if sel.match == nil {
+	constraint := ""
+	if c.HasVersion {
+		constraint = c.Version
+	}
+	v, _, _, err := moduleaddr.SelectVersion(listed, constraint)
+	if err != nil {
 		return
 	}
-	v := sel.match.String()
-	loc, err := p.w.res.Location(p.ctx, src.Registry.Package, v)
+	loc, err := p.w.res.Location(p.ctx, src, v)
 	if err != nil {
 		return
 	}
 	key, cacheKey, fill := p.w.registryPackage(p.ctx, src, v, loc)
+	if !stageable(key) {
+		return
+	}
 	st, err := p.fetch(key, cacheKey, fill)
 	if err != nil {
 		return
 	}
-	p.exploreDir(path, filepath.Join(st.dir, filepath.FromSlash(loc.Subdir), filepath.FromSlash(src.Subdir)), true)
+	p.exploreDir(path, filepath.Join(st.dir, filepath.FromSlash(locationSubdir(loc))), true)
 }
 
 // fetch runs fill once per package key, bounded by the semaphore, into
@@ -209,4 +212,15 @@ func (p *prefetcher) fetch(key, cacheKey string, fill func(dst string) error) (s
 	dst := filepath.Join(p.stage, strconv.Itoa(seq))
 	j.res, j.err = stagedPackage{dir: dst}, fill(dst)
 	return j.res, j.err
+}
+
+func joinKey(path []string) string {
+	key := ""
+	for i, p := range path {
+		if i > 0 {
+			key += "."
+		}
+		key += p
+	}
+	return key
 }
