@@ -2,7 +2,7 @@
 # Module installation: a root module calling N registry modules, each the
 # head of a chain DEPTH deep (N×DEPTH distinct packages, default 10×3 =
 # 30), from the local fake (bench/cmd/fakemodules) with DELAY per response
-# (a network round trip, default 50ms). Compares, in the same run:
+# (latency added by a loopback proxy to every response chunk, default 50ms). Compares, in the same run:
 #
 #   tfdeps cold        empty .terraform and empty module cache
 #   tfdeps warm        empty .terraform, module cache filled by the cold run

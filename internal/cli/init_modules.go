@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"github.com/tfdeps/tfdeps/internal/cliconfig"
 	"github.com/tfdeps/tfdeps/internal/modules"
 	"github.com/tfdeps/tfdeps/internal/modules/manifest"
+	"github.com/tfdeps/tfdeps/internal/registry"
 )
 
 // moduleEvents renders the module installer's progress through the init
@@ -105,9 +107,12 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module) hcl.D
 		Parallelism: moduleParallelism(mi.m),
 		Upgrade:     mi.upgrade,
 		Registry:    mi.registry,
-		Cache:       cache,
-		Config:      []config.Option{config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir("")},
-		Events:      moduleEvents{view: mi.view},
+		// One client for every http(s) package of the run, so connections
+		// are reused (OpenTofu also shares one per installation).
+		Getters: modules.GetterOptions{HTTPClient: &http.Client{Transport: registry.NewTransport()}},
+		Cache:   cache,
+		Config:  []config.Option{config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir("")},
+		Events:  moduleEvents{view: mi.view},
 	})
 	if errors.Is(ctx.Err(), context.Canceled) {
 		diags = append(diags, errorDiag("Module installation canceled", "Module installation was canceled by an interrupt signal."))
