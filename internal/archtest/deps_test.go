@@ -33,6 +33,7 @@ var allowed = map[string][]string{
 	"internal/sources":          {"addrs", "versions", "hashes", "internal/registry", "internal/cliconfig", "internal/nesting"},
 	"internal/installer":        {"addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig"},
 	"internal/mirror":           {"addrs", "versions", "hashes", "internal/sources", "internal/registry"},
+	"internal/modules":          {"addrs", "versions", "moduleaddr", "config", "internal/modules/manifest", "internal/registry"},
 	"internal/providerlock":     {"addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig", "internal/installer"},
 }
 

@@ -83,6 +83,7 @@ func commands() map[string]command {
 		"providers mirror": {"Save local copies of all required provider plugins", runProvidersMirror},
 		"lock verify":      {"Check the dependency lock file against the configuration", runLockVerify},
 		"init":             {"Install providers and update the dependency lock file", runInit},
+		"get":              {"Install or upgrade the modules the configuration calls", runGet},
 	}
 }
 

@@ -19,13 +19,17 @@ Usage: tfdeps [global options] init [options]
 
   Installs the providers the configuration in the working directory
   requires, and creates or updates the dependency lock file
-  .terraform.lock.hcl, as "tofu init" does. tfdeps does not initialise
-  backends or download modules.
+  .terraform.lock.hcl, as "tofu init" does, after installing the modules
+  the configuration calls into .terraform/modules. tfdeps does not
+  initialise backends.
 
 Options:
 
   -upgrade              Ignore the versions in the lock file and install the
-                        newest versions the configuration allows.
+                        newest versions the configuration allows; reinstall
+                        every module.
+
+  -get=false            Do not install modules; fail when one is missing.
 
   -lockfile=readonly    Do not change the lock file; fail when the providers
                         required differ from those it records.
@@ -55,6 +59,7 @@ type initOptions struct {
 	noColor    bool
 	backend    bool
 	vars       *varFlags
+	get        bool
 }
 
 type stringList []string
@@ -77,7 +82,7 @@ func runInit(m *Meta, args []string) int {
 	var ignored bool
 	fs.BoolVar(&ignored, "input", false, "")
 	fs.BoolVar(&o.backend, "backend", true, "")
-	fs.BoolVar(&ignored, "get", true, "")
+	fs.BoolVar(&o.get, "get", true, "")
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}
@@ -127,16 +132,22 @@ func (r *initRun) run(ctx context.Context) int {
 		r.view.Message("init_empty", initEmptyText, false)
 		return 0
 	}
+	varOpts, diags := r.opts.vars.configOptions(m)
+	if diags.HasErrors() {
+		r.view.Message("config_errors", initConfigErrorText, true)
+		r.view.Diagnostics(diags)
+		return 1
+	}
+	moduleWarnings, stop := r.initModules(ctx, newModuleRegistry(m, cfg), varOpts)
+	if stop {
+		return 1
+	}
 	statePath := r.opts.statePath
 	if statePath == "" {
 		statePath = defaultStatePath(m)
 	}
-	varOpts, diags := r.opts.vars.configOptions(m)
 	reqs, loadDiags := loadRequirements(m, r.opts.testsDir, statePath, varOpts...)
-	if !diags.HasErrors() {
-		diags = withRootWarningsAgain(m, r.opts.testsDir, loadDiags)
-	}
-	r.backendHeader(diags)
+	diags = withRootWarningsAgain(m, r.opts.testsDir, append(diags, loadDiags...))
 	if diags.HasErrors() {
 		if hasConfigErrors(diags) {
 			r.view.Message("config_errors", initConfigErrorText, true)
@@ -153,6 +164,7 @@ func (r *initRun) run(ctx context.Context) int {
 		r.view.Diagnostics(append(diags, lockReadFailureDiag(lockDiags)))
 		return 1
 	}
+	diags = append(moduleWarnings, diags...)
 	want := installer.Requirements(reqs.Providers)
 	if d := devOverridesDiag(cfg.DevOverrides()); d != nil {
 		diags = append(diags, d)

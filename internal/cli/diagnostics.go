@@ -12,6 +12,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/mitchellh/go-wordwrap"
 
+	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/nesting"
 	"github.com/tfdeps/tfdeps/requirements"
 )
 
@@ -277,4 +279,18 @@ func withoutOwnWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
 		out = append(out, d)
 	}
 	return out
+}
+
+// nestingTooDeep reports whether a file that diagnostics quote is too
+// large (over config.MaxFileSize) or nested too deeply (see
+// internal/nesting) to be parsed again for its snippets.
+func nestingTooDeep(name string, src []byte) bool {
+	if len(src) > config.MaxFileSize {
+		return true
+	}
+	syntax := nesting.HCL
+	if strings.HasSuffix(name, ".json") {
+		syntax = nesting.HCLJSON
+	}
+	return nesting.Check(src, syntax, nesting.MaxDepth) != nil
 }

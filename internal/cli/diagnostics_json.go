@@ -116,6 +116,9 @@ func newJSONSnippet(snippet, highlight hcl.Range, file *hcl.File) *jsonSnippet {
 // reparse gives a file without navigation data (built by hand) the data
 // the enclosing-block lookup needs, when its bytes parse.
 func reparse(file *hcl.File, name string) *hcl.File {
+	if nestingTooDeep(name, file.Bytes) {
+		return file // parsing could exhaust the stack
+	}
 	p := hclparse.NewParser()
 	var f *hcl.File
 	if strings.HasSuffix(name, ".json") {

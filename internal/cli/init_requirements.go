@@ -15,19 +15,13 @@ import (
 	"github.com/tfdeps/tfdeps/requirements"
 )
 
-// configErrorPreamble is printed to stderr before configuration errors.
-const configErrorPreamble = "\nOpenTofu encountered problems during initialization, including problems\n" +
-	"with the configuration, described below.\n\n" +
-	"The OpenTofu configuration must be valid before initialization so that\n" +
-	"OpenTofu can determine which modules and providers need to be installed.\n"
-
 // loadRequirements loads the module tree in the working directory and
 // collects its provider requirements, with those of the resources in the
 // local state file statePath. Errors are configuration errors (printed
 // after the preamble).
 func loadRequirements(m *Meta, testsDir, statePath string, extra ...config.Option) (*requirements.Result, hcl.Diagnostics) {
 	res, diags := requirements.Load(".", requirements.Options{
-		Config:    append([]config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(testsDir)}, extra...),
+		Config:    append([]config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(testsDir), config.WithFileSystem(newManifestFS(m))}, extra...),
 		StateFile: statePath,
 	})
 	return res, withoutOwnWarnings(diags)

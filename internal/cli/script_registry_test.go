@@ -31,10 +31,12 @@ func TestRegistryScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		UpdateScripts:       *updateScripts,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"fakereq":    cmdFakeReq,
-			"fakefault":  cmdFakeFault,
-			"fakemirror": cmdFakeMirror,
-			"fakewait":   cmdFakeWait,
+			"fakereq":      cmdFakeReq,
+			"fakefault":    cmdFakeFault,
+			"fakemirror":   cmdFakeMirror,
+			"fakewait":     cmdFakeWait,
+			"fakearchives": cmdFakeArchives,
+			"cmpmanifest":  cmdCmpManifest,
 		},
 	})
 }

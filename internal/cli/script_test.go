@@ -26,6 +26,7 @@ func TestScripts(t *testing.T) {
 		Setup:               scriptSetup,
 		RequireExplicitExec: true,
 		UpdateScripts:       *updateScripts,
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"cmpmanifest": cmdCmpManifest},
 	})
 }
 

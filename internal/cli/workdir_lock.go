@@ -8,14 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/tfdeps/tfdeps/config"
-	"github.com/tfdeps/tfdeps/internal/nesting"
 	"github.com/tfdeps/tfdeps/lockfile"
 )
 
@@ -117,18 +114,4 @@ func userCacheDir(m *Meta) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("neither $XDG_CACHE_HOME nor $HOME is defined")
-}
-
-// nestingTooDeep reports whether a file that diagnostics quote is too
-// large (over config.MaxFileSize) or nested too deeply (see
-// internal/nesting) to be parsed again for its snippets.
-func nestingTooDeep(name string, src []byte) bool {
-	if len(src) > config.MaxFileSize {
-		return true
-	}
-	syntax := nesting.HCL
-	if strings.HasSuffix(name, ".json") {
-		syntax = nesting.HCLJSON
-	}
-	return nesting.Check(src, syntax, nesting.MaxDepth) != nil
 }

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/signal"
+
+	"github.com/tfdeps/tfdeps/config"
+)
+
+const getUsage = `
+Usage: tfdeps [global options] get [options]
+
+  Downloads and installs the modules the configuration in the working
+  directory calls, into .terraform/modules, as "tofu get" does.
+
+Options:
+
+  -update               Check already installed modules for newer versions
+                        and update them.
+
+  -test-directory=DIR   The directory of test files (default "tests").
+
+  -no-color             Accepted for compatibility; the output has no colour.
+
+  -var 'NAME=VALUE'     A value for a root module variable that a module
+                        source or version uses (may be repeated).
+
+  -var-file=FILE        Values for root module variables from a file (may
+                        be repeated).
+`
+
+// runGet implements "tfdeps get".
+func runGet(m *Meta, args []string) int {
+	var update, noColor bool
+	var testsDir string
+	fs := newFlagSet(m, "get", getUsage)
+	fs.BoolVar(&update, "update", false, "")
+	fs.BoolVar(&noColor, "no-color", false, "")
+	fs.StringVar(&testsDir, "test-directory", config.DefaultTestsDir, "")
+	vars := addVarFlags(m, fs)
+	if code, ok := parseFlags(m, fs, args); !ok {
+		return code
+	}
+	varOpts, varDiags := vars.configOptions(m)
+	if varDiags.HasErrors() {
+		return printVarErrors(m, vars, varDiags)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	view := &plainView{m: m}
+	cfg := loadCLIConfig(m, m.cliConfigOptions())
+	mi := &moduleInstall{m: m, testsDir: testsDir, upgrade: update, view: view, registry: newModuleRegistry(m, cfg), vars: varOpts}
+	root, diags := mi.loadRoot()
+	if diags.HasErrors() {
+		view.Diagnostics(diags)
+		return 1
+	}
+	if !hasModuleCalls(root) {
+		view.Diagnostics(diags)
+		return 0
+	}
+	diags = append(diags, mi.install(ctx, root)...)
+	view.Diagnostics(diags)
+	if diags.HasErrors() {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/cliconfig"
+	"github.com/tfdeps/tfdeps/internal/modules"
+	"github.com/tfdeps/tfdeps/internal/modules/manifest"
+	"github.com/tfdeps/tfdeps/internal/registry"
+)
+
+// moduleEvents renders the module installer's progress through the init
+// view, as OpenTofu's lines.
+type moduleEvents struct{ view initView }
+
+func (e moduleEvents) Download(key, addr, version string) {
+	text := fmt.Sprintf("Downloading %s for %s...", addr, key)
+	if version != "" {
+		text = fmt.Sprintf("Downloading %s %s for %s...", addr, version, key)
+	}
+	e.view.Event("module_download", "", version, text)
+}
+
+func (e moduleEvents) Install(key, version, dir string) {
+	e.view.Event("module_install", "", version, fmt.Sprintf("- %s in %s", key, dir))
+}
+
+// modulesDir is TF_DATA_DIR/modules, default .terraform/modules.
+func modulesDir(m *Meta) string { return filepath.Join(dataDir(m), "modules") }
+
+// moduleCacheDir is the shared module package cache:
+// TFDEPS_MODULE_CACHE_DIR, else tfdeps/modules in the user cache
+// directory; "" (no cache) when neither can be found or the variable is
+// "off".
+func moduleCacheDir(m *Meta) string {
+	switch d := m.Getenv("TFDEPS_MODULE_CACHE_DIR"); d {
+	case "off":
+		return ""
+	case "":
+	default:
+		return d
+	}
+	if d := m.Getenv("XDG_CACHE_HOME"); d != "" {
+		return filepath.Join(d, "tfdeps", "modules")
+	}
+	if home := m.Getenv("HOME"); home != "" {
+		return filepath.Join(home, ".cache", "tfdeps", "modules")
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "tfdeps", "modules")
+	}
+	return ""
+}
+
+// hasModuleCalls reports whether the root module or a run block of its
+// test files calls a module (init.md: otherwise the phase is skipped).
+func hasModuleCalls(root *config.Module) bool {
+	if len(root.ModuleCalls) > 0 {
+		return true
+	}
+	for _, tf := range root.Tests {
+		for _, run := range tf.Runs {
+			if run.ModuleSource != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// moduleInstall is what init and get share: read the manifest, load the
+// root module, install.
+type moduleInstall struct {
+	m        *Meta
+	testsDir string
+	upgrade  bool
+	registry modules.Registry
+	view     initView
+	// vars are the loader options carrying the root module's variable
+	// values (-var, -var-file, tfvars, TF_VAR_).
+	vars []config.Option
+}
+
+// loadRoot reads the manifest (a broken one is an error, modules.md §6)
+// and the root module with its test files.
+func (mi *moduleInstall) loadRoot() (*config.Module, hcl.Diagnostics) {
+	if _, err := manifest.Read(filepath.Join(modulesDir(mi.m), manifest.FileName)); err != nil {
+		return nil, hcl.Diagnostics{errorDiag("failed to read module manifest: "+err.Error(), "")}
+	}
+	return config.LoadDir(".", append([]config.Option{config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir(mi.testsDir)}, mi.vars...)...)
+}
+
+// install runs the installer on root and returns its diagnostics.
+func (mi *moduleInstall) install(ctx context.Context, root *config.Module) hcl.Diagnostics {
+	var cache *modules.Cache
+	if d := moduleCacheDir(mi.m); d != "" {
+		cache = modules.OpenCache(d)
+	}
+	diags := modules.Install(ctx, root, modules.Options{
+		ModsDir:     modulesDir(mi.m),
+		Parallelism: moduleParallelism(mi.m),
+		Upgrade:     mi.upgrade,
+		Registry:    mi.registry,
+		// One client for every http(s) package of the run, so connections
+		// are reused (OpenTofu also shares one per installation).
+		Getters: modules.GetterOptions{HTTPClient: &http.Client{Transport: registry.NewTransport()}},
+		Cache:   cache,
+		Config:  mi.loadOptions(),
+		Events:  moduleEvents{view: mi.view},
+	})
+	if errors.Is(ctx.Err(), context.Canceled) {
+		diags = append(diags, errorDiag("Module installation canceled", "Module installation was canceled by an interrupt signal."))
+	}
+	return diags
+}
+
+// initModules is init's module phase (modules.md §1 steps 1–6). It
+// returns the warnings to show at the end and whether init must stop
+// (everything already printed).
+func (r *initRun) initModules(ctx context.Context, registry modules.Registry, vars []config.Option) (hcl.Diagnostics, bool) {
+	mi := &moduleInstall{m: r.m, testsDir: r.opts.testsDir, upgrade: r.opts.upgrade, registry: registry, view: r.view, vars: vars}
+	root, diags := mi.loadRoot()
+	if diags.HasErrors() {
+		r.view.Message("config_errors", initConfigErrorText, true)
+		r.view.Diagnostics(diags)
+		return nil, true
+	}
+	// The root module loaded: tofu initialises the backend before modules.
+	r.backendHeader(diags)
+	if !r.opts.get {
+		m, err := manifest.Read(filepath.Join(modulesDir(r.m), manifest.FileName))
+		if err != nil {
+			return nil, true
+		}
+		_, check := config.BuildTree(root, config.NewManifestWalker(m, ".", mi.loadOptions()...))
+		if check.HasErrors() {
+			r.view.Message("config_errors", initConfigErrorText, true)
+			r.view.Diagnostics(check)
+			return nil, true
+		}
+		return nil, false
+	}
+	if !hasModuleCalls(root) {
+		return nil, false
+	}
+	header := "Initializing modules..."
+	if r.opts.upgrade {
+		header = "Upgrading modules..."
+	}
+	r.view.Event("init_modules", "", "", header)
+	diags = mi.install(ctx, root)
+	if diags.HasErrors() {
+		r.view.Diagnostics(diags)
+		return nil, true
+	}
+	return diags, false
+}
+
+func (mi *moduleInstall) loadOptions() []config.Option {
+	return append([]config.Option{config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir("")}, mi.vars...)
+}
+
+// newModuleRegistry adapts the registry client to the module installer.
+func newModuleRegistry(m *Meta, cfg *cliconfig.Config) modules.Registry {
+	return newRegistryClient(m, cfg)
+}
+
+// moduleParallelism is TFDEPS_MODULE_PARALLELISM: how many packages are
+// fetched at once ahead of the walk (unset: the installer's default; 0 or
+// less: none, one package at a time in walk order, as OpenTofu does).
+func moduleParallelism(m *Meta) int {
+	v := m.Getenv("TFDEPS_MODULE_PARALLELISM")
+	if v == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return -1
+	}
+	return n
+}
+
+// manifestFS reads the configuration from the operating system, except
+// that the module manifest the tree loader looks for at
+// .terraform/modules/modules.json is read from TF_DATA_DIR/modules when
+// TF_DATA_DIR is set, so the requirements of installed modules are found
+// there too.
+type manifestFS struct {
+	config.OSFileSystem
+	manifest string
+}
+
+func newManifestFS(m *Meta) config.FileSystem {
+	return manifestFS{manifest: filepath.Join(modulesDir(m), manifest.FileName)}
+}
+
+func (f manifestFS) ReadFile(name string) ([]byte, error) {
+	if filepath.Clean(name) == filepath.Join(".terraform", "modules", manifest.FileName) {
+		name = f.manifest
+	}
+	return f.OSFileSystem.ReadFile(name)
+}

@@ -1,0 +1,21 @@
+// Package modules installs the module calls of a configuration into
+// .terraform/modules as "tofu init" and "tofu get" do: it is the
+// config.ModuleWalker that config.BuildTree drives in OpenTofu's walk
+// order (so the cycle check lives in one place), reusing what the
+// manifest says is installed, resolving registry versions, fetching
+// remote packages with go-getter (OpenTofu's getter and decompressor set;
+// OCI is refused with a clear error), and writing modules.json.
+//
+// It reports progress only through the Events interface passed in; it
+// never prints. Independent packages are fetched ahead of the walk, in
+// parallel, once per distinct package address, into a per-run staging
+// area or the shared package cache (cache.go, registry packages keyed by
+// module, version and location); the walk then installs them in
+// OpenTofu's order, so the output and the layout are those of a
+// sequential installer.
+//
+// It does not own source addresses and version selection (moduleaddr),
+// the manifest format (internal/modules/manifest), the configuration
+// loader and tree (config) or the registry protocol client
+// (internal/registry).
+package modules
