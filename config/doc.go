@@ -23,11 +23,14 @@
 //
 // Where OpenTofu's result depends on Go map order, tfdeps is deterministic
 // (config-loading.md §9, providers.md §4.2): duplicate local values within a
-// file, unexpected arguments within a block, required_providers entries and
+// file, unexpected arguments within a block, required_providers entries,
 // module-call static evaluation, destroy-provisioner references, data
 // resource lifecycle arguments and "did you mean" suggestions are all
-// processed in source (or sorted) order. These
-// are tfdeps' only deviations from OpenTofu v1.12 here; the deep merge of
+// processed in source (or sorted) order. These are tfdeps' only deviations
+// from OpenTofu v1.12 here, with two gaps: the source addresses of test
+// run modules are not validated, and provider function references
+// (provider::NAME::FUNC) in replace_triggered_by are not recognised. The
+// deep merge of
 // encryption blocks is simplified to per-argument replacement within
 // key_provider, method, state, plan and remote_state_data_sources blocks.
 //
