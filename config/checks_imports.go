@@ -96,6 +96,9 @@ func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 		}
 		imp.To = to
 		tr, trDiags := importToTraversal(to)
+		if !trDiags.HasErrors() {
+			trDiags = append(trDiags, checkImportTarget(tr)...)
+		}
 		diags = append(diags, trDiags...)
 		if trDiags.HasErrors() {
 			return imp, diags
@@ -130,6 +133,16 @@ func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 		diags = append(diags, errorDiag("Conflicting import arguments", "Only one of 'id' or 'identity' can be specified in an import block. 'id' identifies the resource instance by its ID, while 'identity' identifies the resource instance by its Resource Identity. Choose one method to identify the resource instance to import.", hcl.RangeBetween(first, last).Ptr()))
 	}
 	return imp, diags
+}
+
+// checkImportTarget is OpenTofu's ParseAbsResourceInstance on the static
+// part of an import target: it must address a resource (instance).
+func checkImportTarget(tr hcl.Traversal) hcl.Diagnostics {
+	ep, diags := parseMoveEndpoint(tr)
+	if ep != nil && ep.Module {
+		diags = append(diags, errorDiag("Invalid address", "A resource instance address is required here. The module path must be followed by a resource instance specification.", tr.SourceRange().Ptr()))
+	}
+	return diags
 }
 
 // importToTraversal is the static part of an import target: the traversal

@@ -81,8 +81,9 @@ func moduleInstancePrefix(tr hcl.Traversal) (steps int, remain hcl.Traversal, di
 	return steps, remain, diags
 }
 
-// modulePrefix skips module.NAME steps; instance keys are errors.
-func modulePrefix(tr hcl.Traversal) (steps int, remain hcl.Traversal, diags hcl.Diagnostics) {
+// modulePrefix reads module.NAME steps (module.a.module.b); instance keys
+// are errors.
+func modulePrefix(tr hcl.Traversal) (module string, remain hcl.Traversal, diags hcl.Diagnostics) {
 	remain = tr
 	for len(remain) > 0 {
 		isModule, d := moduleStep(remain)
@@ -90,15 +91,61 @@ func modulePrefix(tr hcl.Traversal) (steps int, remain hcl.Traversal, diags hcl.
 		if !isModule || diags.HasErrors() {
 			break
 		}
+		name := remain[1].(hcl.TraverseAttr).Name
 		remain = remain[2:]
 		if len(remain) > 0 {
 			if _, ok := remain[0].(hcl.TraverseIndex); ok {
-				return steps, remain, append(diags, addrError("Module instance address with keys is not allowed", `Module address cannot be a module instance (e.g. "module.a[0]"), it must be a module instead (e.g. "module.a").`, remain[0].SourceRange())...)
+				return module, remain, append(diags, addrError("Module instance address with keys is not allowed", `Module address cannot be a module instance (e.g. "module.a[0]"), it must be a module instead (e.g. "module.a").`, remain[0].SourceRange())...)
 			}
 		}
-		steps++
+		if module != "" {
+			module += "."
+		}
+		module += "module." + name
 	}
-	return steps, remain, diags
+	return module, remain, diags
+}
+
+// resourceUnderModule reads a resource address without instance key.
+func resourceUnderModule(remain hcl.Traversal) (resourceAddr, hcl.Diagnostics) {
+	addr, rest, diags := resourceTypeAndName(remain)
+	if diags.HasErrors() {
+		return addr, diags
+	}
+	switch len(rest) {
+	case 0:
+		return addr, diags
+	case 1:
+		return addr, append(diags, addrError("Resource instance address with keys is not allowed", `Resource address cannot be a resource instance (e.g. "null_resource.a[0]"), it must be a resource instead (e.g. "null_resource.a").`, rest[0].SourceRange())...)
+	}
+	return addr, append(diags, addrError("Invalid address", "Unexpected extra operators after address.", rest[1].SourceRange())...)
+}
+
+// parseConfigResource is OpenTofu's ParseConfigResource; it returns the
+// address as text (module.a.test.x).
+func parseConfigResource(tr hcl.Traversal) (string, hcl.Diagnostics) {
+	module, remain, diags := modulePrefix(tr)
+	if diags.HasErrors() {
+		return "", diags
+	}
+	if len(remain) == 0 {
+		return "", append(diags, addrError("Module address is not allowed", "Expected reference to either resource or data block. Provided reference appears to be a module.", tr.SourceRange())...)
+	}
+	addr, d := resourceUnderModule(remain)
+	diags = append(diags, d...)
+	if module != "" {
+		return module + "." + addr.String(), diags
+	}
+	return addr.String(), diags
+}
+
+// parseModuleAddr is OpenTofu's ParseModule: module.a.module.b only.
+func parseModuleAddr(tr hcl.Traversal) (string, hcl.Diagnostics) {
+	module, remain, diags := modulePrefix(tr)
+	if !diags.HasErrors() && len(remain) != 0 {
+		diags = append(diags, addrError("Module address expected", "It's not allowed to reference anything other than module here.", remain[0].SourceRange())...)
+	}
+	return module, diags
 }
 
 // resourceTypeAndName reads [data.|ephemeral.]TYPE.NAME.
@@ -173,17 +220,10 @@ func parseRemoveEndpoint(tr hcl.Traversal) (*endpoint, hcl.Diagnostics) {
 	if len(remain) == 0 {
 		return &endpoint{Module: true}, diags
 	}
-	addr, rest, d := resourceTypeAndName(remain)
+	addr, d := resourceUnderModule(remain)
 	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return nil, diags
-	}
-	switch len(rest) {
-	case 0:
-	case 1:
-		return nil, append(diags, addrError("Resource instance address with keys is not allowed", `Resource address cannot be a resource instance (e.g. "null_resource.a[0]"), it must be a resource instead (e.g. "null_resource.a").`, rest[0].SourceRange())...)
-	default:
-		return nil, append(diags, addrError("Invalid address", "Unexpected extra operators after address.", rest[1].SourceRange())...)
 	}
 	switch addr.Mode {
 	case DataResourceMode:

@@ -348,6 +348,16 @@ func TestLanguageDiagnostics(t *testing.T) {
 			},
 		},
 		{
+			name: "import targets",
+			file: "a.tf",
+			src:  "import {\n  to = module.a\n  id = \"x\"\n}\nimport {\n  to = test.a.b.c\n  id = \"x\"\n}\nimport {\n  to = module.a[each.key].test.b[each.value]\n  for_each = {}\n  id = \"x\"\n}\nimport {\n  to = test.a[\"k\"].x\n  id = \"x\"\n  provider = aws\n}\n",
+			want: []expectedDiag{
+				{"error", `Invalid address`, `A resource instance address is required here. The module path must be followed by a resource instance specification.`, "a.tf:2,8-2,16"},
+				{"error", `Invalid address`, `Unexpected extra operators after address.`, "a.tf:6,16-6,18"},
+				{"error", `Invalid address`, `Unexpected extra operators after address.`, "a.tf:15,19-15,21"},
+			},
+		},
+		{
 			name: "json legacy types and quoted refs",
 			file: "a.tf.json",
 			src:  "{\n  \"variable\": {\n    \"a\": {\"type\": \"list\"},\n    \"b\": {\"type\": \"map\"},\n    \"c\": {\"type\": \"string\"},\n    \"d\": {\"type\": \"list(string)\"}\n  },\n  \"resource\": {\n    \"null_resource\": {\n      \"r\": {\n        \"depends_on\": [\"null_resource.s\"],\n        \"provider\": \"null.x\",\n        \"lifecycle\": {\"replace_triggered_by\": [\"null_resource.s.id\", \"var.x\"]}\n      }\n    }\n  }\n}\n",

@@ -133,15 +133,15 @@ func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostic
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &o.Sensitive)...)
 		o.SensitiveSet = true
 	}
-	if attr, ok := content.Attributes["ephemeral"]; ok {
-		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &o.Ephemeral)...)
-		o.EphemeralSet = true
-	}
 	if attr, ok := content.Attributes["deprecated"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &o.Deprecated)...)
 		if !diags.HasErrors() && strings.TrimSpace(o.Deprecated) == "" {
 			diags = append(diags, errorDiag("Invalid `deprecated` attribute", `The "deprecated" argument must not be empty, and should provide instructions on how to migrate away from usage of this deprecated output value.`, attr.Expr.Range().Ptr()))
 		}
+	}
+	if attr, ok := content.Attributes["ephemeral"]; ok {
+		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &o.Ephemeral)...)
+		o.EphemeralSet = true
 	}
 	if attr, ok := content.Attributes["depends_on"]; ok {
 		deps, depsDiags := decodeDependsOn(attr)

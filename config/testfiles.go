@@ -29,15 +29,8 @@ type TestRun struct {
 	Providers []PassedProviderConfig
 }
 
-var testFileSchema = &hcl.BodySchema{
-	Blocks: []hcl.BlockHeaderSchema{
-		{Type: "provider", LabelNames: []string{"name"}},
-		{Type: "run", LabelNames: []string{"name"}},
-	},
-}
-
-// loadTestFiles reads the discovered test files. Only syntax errors are
-// reported; the test language itself is not validated.
+// loadTestFiles reads and decodes the discovered test files, with the
+// diagnostics OpenTofu reports while loading them.
 func loadTestFiles(o options, files Files) (map[string]*TestFile, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	out := map[string]*TestFile{}
@@ -74,46 +67,7 @@ func decodeTestFile(name string, src []byte) (tf *TestFile, diags hcl.Diagnostic
 	if f == nil || f.Body == nil {
 		return tf, diags
 	}
-	content, _, _ := f.Body.PartialContent(testFileSchema)
-	if content == nil {
-		return tf, diags
-	}
-	for _, b := range content.Blocks {
-		switch b.Type {
-		case "provider":
-			p, pDiags := decodeProviderBlock(b)
-			diags = append(diags, pDiags...)
-			if p != nil {
-				tf.Providers = append(tf.Providers, p)
-			}
-		case "run":
-			tf.Runs = append(tf.Runs, decodeTestRun(b))
-		}
-	}
-	return tf, diags
-}
-
-func decodeTestRun(b *hcl.Block) *TestRun {
-	run := &TestRun{Name: b.Labels[0], DeclRange: b.DefRange}
-	c, _, _ := b.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "module"}}, Attributes: []hcl.AttributeSchema{{Name: "providers"}}})
-	if c == nil {
-		return run
-	}
-	if attr, ok := c.Attributes["providers"]; ok {
-		run.Providers, _ = decodePassedProviderConfigs(attr)
-	}
-	for _, mb := range c.Blocks {
-		mc, _, _ := mb.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}}})
-		if mc == nil {
-			continue
-		}
-		if attr, ok := mc.Attributes["source"]; ok {
-			if v, d := attr.Expr.Value(nil); !d.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type().FriendlyName() == "string" {
-				run.ModuleSource = v.AsString()
-			}
-		}
-	}
-	return run
+	return tf, append(diags, tf.decode(f.Body)...)
 }
 
 // TestFileNames returns the keys of m.Tests in order.
