@@ -18,19 +18,21 @@ const module = "github.com/tfdeps/tfdeps"
 // allowed lists, for each package of the module, the module packages it may
 // import. A package not listed here may import only what "*" allows.
 var allowed = map[string][]string{
-	"addrs":                 {},
-	"versions":              {},
-	"hashes":                {},
-	"config":                {"addrs", "versions"},
-	"lockfile":              {"addrs", "versions", "hashes"},
-	"requirements":          {"addrs", "versions", "config"},
-	"internal/cliconfig":    {"addrs"},
-	"internal/registry":     {"addrs", "versions", "hashes"},
-	"internal/registrytest": {"addrs", "versions", "hashes"},
-	"internal/sources":      {"addrs", "versions", "hashes", "internal/registry", "internal/cliconfig"},
-	"internal/installer":    {"addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig"},
-	"internal/mirror":       {"addrs", "versions", "hashes", "internal/sources", "internal/registry"},
-	"internal/providerlock": {"addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig", "internal/installer"},
+	"addrs":                  {},
+	"versions":               {},
+	"hashes":                 {},
+	"config":                 {"addrs", "versions"},
+	"lockfile":               {"addrs", "versions", "hashes"},
+	"requirements":           {"addrs", "versions", "config"},
+	"internal/cliconfig":     {"addrs"},
+	"internal/registry":      {"addrs", "versions", "hashes"},
+	"internal/registrytest":  {"addrs", "versions", "hashes"},
+	"internal/sources":       {"addrs", "versions", "hashes", "internal/registry", "internal/cliconfig"},
+	"internal/installer":     {"addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig"},
+	"internal/mirror":        {"addrs", "versions", "hashes", "internal/sources", "internal/registry"},
+	"internal/serve/storage": {},
+	"internal/serve":         {"addrs", "versions", "hashes", "internal/sources", "internal/registry", "internal/serve/storage"},
+	"internal/providerlock":  {"addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig", "internal/installer"},
 }
 
 // anyModulePackage marks packages that may import every package of the module.

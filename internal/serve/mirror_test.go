@@ -1,0 +1,142 @@
+package serve
+
+import (
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tfdeps/tfdeps/internal/registrytest"
+)
+
+const (
+	nullIndex   = "/registry.opentofu.org/hashicorp/null/index.json"
+	nullVersion = "/registry.opentofu.org/hashicorp/null/3.2.1.json"
+	nullArchive = "/registry.opentofu.org/hashicorp/null/terraform-provider-null_3.2.1_linux_amd64.zip"
+)
+
+func TestMirrorColdThenWarm(t *testing.T) {
+	f := newFixture(t, nil)
+
+	code, body := f.get(nullIndex)
+	if code != http.StatusOK {
+		t.Fatalf("index.json: status %d: %s", code, body)
+	}
+	if diff := cmp.Diff(`{"versions":{"3.1.0":{},"3.2.1":{}}}`, string(body)); diff != "" {
+		t.Errorf("index.json (-want +got):\n%s", diff)
+	}
+
+	code, body = f.get(nullVersion)
+	if code != http.StatusOK {
+		t.Fatalf("VERSION.json: status %d: %s", code, body)
+	}
+	var doc mirrorVersionDoc
+	decodeJSON(t, body, &doc)
+	want := mirrorVersionDoc{Archives: map[string]mirrorArchiveDoc{}}
+	for _, pl := range registrytest.DefaultPlatforms() {
+		info, err := f.upstream.Package("hashicorp", "null", "3.2.1", pl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.Archives[pl] = mirrorArchiveDoc{Hashes: []string{info.H1, info.ZH()}, URL: "terraform-provider-null_3.2.1_" + pl + ".zip"}
+	}
+	if diff := cmp.Diff(want, doc); diff != "" {
+		t.Errorf("VERSION.json before any download (-want +got):\n%s", diff)
+	}
+	if n := f.upstream.Count(registrytest.Archive); n != 0 {
+		t.Errorf("VERSION.json downloaded %d archives, want 0", n)
+	}
+
+	code, body = f.get(nullArchive)
+	if code != http.StatusOK {
+		t.Fatalf("archive: status %d: %s", code, body)
+	}
+	info, _ := f.upstream.Package("hashicorp", "null", "3.2.1", "linux_amd64")
+	if got := sha256Hex(body); got != info.SHA256 {
+		t.Errorf("archive sha256 %s, want %s", got, info.SHA256)
+	}
+	if n := f.upstream.Count(registrytest.Archive); n != 1 {
+		t.Errorf("cold archive: %d upstream downloads, want 1", n)
+	}
+
+	f.upstream.ResetRequests()
+	for _, path := range []string{nullIndex, nullVersion, nullArchive} {
+		if code, body := f.get(path); code != http.StatusOK {
+			t.Fatalf("warm %s: status %d: %s", path, code, body)
+		}
+	}
+	if got := f.upstream.Requests(); len(got) != 0 {
+		t.Errorf("warm requests reached upstream: %v", f.upstream.Paths())
+	}
+}
+
+func TestMirrorUnknownAnswers404(t *testing.T) {
+	f := newFixture(t, nil)
+	for _, path := range []string{
+		"/registry.opentofu.org/hashicorp/nosuch/index.json",
+		"/registry.opentofu.org/hashicorp/null/9.9.9.json",
+		"/registry.opentofu.org/hashicorp/null/terraform-provider-null_3.2.1_plan9_mips.zip",
+		"/registry.opentofu.org/hashicorp/null/terraform-provider-other_3.2.1_linux_amd64.zip",
+		"/registry.opentofu.org/hashicorp/null/README",
+	} {
+		t.Run(path, func(t *testing.T) {
+			if code, body := f.get(path); code != http.StatusNotFound {
+				t.Errorf("status %d, want 404: %s", code, body)
+			}
+		})
+	}
+	if f.hasKey(".zip") {
+		t.Errorf("an archive was stored: %v", f.keys())
+	}
+}
+
+func TestMirrorConcurrentMissOneDownload(t *testing.T) {
+	f := newFixture(t, nil)
+	// A second replica on the same bucket: the lease keeps it from
+	// downloading too.
+	replica := newFixtureOn(t, f.upstream, f.store, nil)
+	const clients = 50
+	path := "/registry.opentofu.org/acme/big/terraform-provider-big_1.0.0_linux_amd64.zip"
+	info, err := f.upstream.Package("acme", "big", "1.0.0", "linux_amd64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, clients)
+	for i := 0; i < clients; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			target := f
+			if i%2 == 1 {
+				target = replica
+			}
+			code, body := getURL(t, target.http.URL+path)
+			if code != http.StatusOK || sha256Hex(body) != info.SHA256 {
+				errs <- http.StatusText(code)
+			}
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Errorf("client failed: %s", e)
+	}
+	if n := f.upstream.Count(registrytest.Archive); n != 1 {
+		t.Errorf("%d upstream downloads for %d concurrent clients on two replicas, want 1", n, clients)
+	}
+	if f.hasKey(".lease") || len(filterPrefix(f.keys(), "leases/")) != 0 {
+		t.Errorf("lease left behind: %v", f.keys())
+	}
+}
+
+func filterPrefix(keys []string, prefix string) []string {
+	var out []string
+	for _, k := range keys {
+		if len(k) >= len(prefix) && k[:len(prefix)] == prefix {
+			out = append(out, k)
+		}
+	}
+	return out
+}
