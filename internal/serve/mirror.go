@@ -145,7 +145,13 @@ func (s *Server) serveMirrorVersion(w http.ResponseWriter, r *http.Request, p ad
 		if err := readDoc(ctx, s.store, recordKey(p, v, pl), &rec); err == nil {
 			hs = rec.Hashes // computed from the stored bytes
 		}
-		out.Archives[plName] = mirrorArchiveDoc{Hashes: hashes.Strings(parseHashList(hs)), URL: archiveName(p.Type, v, pl)}
+		name := archiveName(p.Type, v, pl)
+		q, err := s.fileQuery(ctx, "/"+string(p.Hostname)+"/"+p.Namespace+"/"+p.Type+"/"+name)
+		if err != nil {
+			s.storageFailure(w, r, err)
+			return
+		}
+		out.Archives[plName] = mirrorArchiveDoc{Hashes: hashes.Strings(parseHashList(hs)), URL: name + q}
 	}
 	writeIndentedJSON(w, r, out)
 }

@@ -124,30 +124,39 @@ func (s *Server) pullArchive(ctx context.Context, p addrs.Provider, v versions.V
 	}
 	defer f.archive.Remove()
 	s.metrics.upstreamBytes.Add(float64(f.archive.Size))
-	file, err := os.Open(f.archive.Path)
+	rec, err := s.storePackage(ctx, p, v, pl, f, "upstream")
 	if err != nil {
 		return err
-	}
-	defer file.Close()
-	if _, err := s.store.Put(ctx, archiveKey(p, v, pl), file, storage.PutOptions{ContentType: "application/zip"}); err != nil {
-		return fmt.Errorf("storing archive: %w", err)
-	}
-	rec := packageRecord{
-		Hashes:  hashes.Strings(hashes.SortedUnique([]hashes.Hash{f.h1, f.archive.ZH()})),
-		Size:    f.archive.Size,
-		Auth:    f.auth.Summary(),
-		KeyIDs:  f.auth.KeyIDs(),
-		Stored:  s.opts.Now().UTC(),
-		Origin:  "upstream",
-		Warning: f.auth.Warnings,
-	}
-	if err := writeDoc(ctx, s.store, recordKey(p, v, pl), rec); err != nil {
-		return fmt.Errorf("storing package record: %w", err)
 	}
 	s.metrics.upstreamFetch.Observe(time.Since(start).Seconds())
 	s.log.Info("stored package from upstream", "provider", p.String(), "version", v.String(), "platform", pl.String(),
 		"bytes", f.archive.Size, "authentication", rec.Auth, "key_ids", rec.KeyIDs)
 	return nil
+}
+
+// storePackage stores an authenticated archive and, after it, its record.
+func (s *Server) storePackage(ctx context.Context, p addrs.Provider, v versions.Version, pl addrs.Platform, f *fetched, origin string) (*packageRecord, error) {
+	file, err := os.Open(f.archive.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	if _, err := s.store.Put(ctx, archiveKey(p, v, pl), file, storage.PutOptions{ContentType: "application/zip"}); err != nil {
+		return nil, fmt.Errorf("storing archive: %w", err)
+	}
+	rec := &packageRecord{
+		Hashes:  hashes.Strings(hashes.SortedUnique([]hashes.Hash{f.h1, f.archive.ZH()})),
+		Size:    f.archive.Size,
+		Auth:    f.auth.Summary(),
+		KeyIDs:  f.auth.KeyIDs(),
+		Stored:  s.opts.Now().UTC(),
+		Origin:  origin,
+		Warning: f.auth.Warnings,
+	}
+	if err := writeDoc(ctx, s.store, recordKey(p, v, pl), rec); err != nil {
+		return nil, fmt.Errorf("storing package record: %w", err)
+	}
+	return rec, nil
 }
 
 // serveObject sends a stored object, or redirects to a presigned URL when

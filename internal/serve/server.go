@@ -76,6 +76,7 @@ type Server struct {
 	guard     *dialGuard
 	read      tokenSet
 	publish   tokenSet
+	signer    *urlSigner
 	log       *slog.Logger
 	metrics   *metrics
 	owner     string
@@ -116,6 +117,7 @@ func New(opts Options) (*Server, error) {
 	s.up = newUpstream(registry.New(settings), settings.Getenv)
 	s.read = newTokenSet(opts.ReadTokens)
 	s.publish = newTokenSet(opts.PublishTokens)
+	s.signer = &urlSigner{store: opts.Store, now: opts.Now}
 	s.metrics = newMetrics()
 	s.owner = ownerID()
 	s.base, s.cancelBase = context.WithCancel(context.Background())
@@ -205,7 +207,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	if !s.read.allows(r) {
+	if !s.read.allows(r) && !s.signer.valid(r) {
 		setRoute(w, "unauthorized")
 		s.refuse(w, r, s.read)
 		return
