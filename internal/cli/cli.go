@@ -78,6 +78,8 @@ func commands() map[string]command {
 		"providers mirror": {"Save local copies of all required provider plugins", runProvidersMirror},
 		"lock verify":      {"Check the dependency lock file against the configuration", runLockVerify},
 		"init":             {"Install providers and update the dependency lock file", runInit},
+		"serve":            {"Serve a caching provider mirror and private registry", runServe},
+		"publish":          {"Publish a provider release or module to a tfdeps server", runPublish},
 	}
 }
 
