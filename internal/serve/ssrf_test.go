@@ -41,7 +41,9 @@ func newTrap(t *testing.T) *trap {
 	return tr
 }
 
-func (tr *trap) port() string { return tr.ln.Addr().(*net.TCPAddr).AddrPort().String()[len("127.0.0.1:"):] }
+func (tr *trap) port() string {
+	return tr.ln.Addr().(*net.TCPAddr).AddrPort().String()[len("127.0.0.1:"):]
+}
 
 func TestSSRFOtherHostsAreNotContacted(t *testing.T) {
 	f := newFixture(t, nil)
