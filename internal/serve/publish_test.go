@@ -245,3 +245,21 @@ func mustVersion(t *testing.T, s string) versions.Version {
 	}
 	return v
 }
+
+func mustProvider(t *testing.T, s string) addrs.Provider {
+	t.Helper()
+	p, err := addrs.ParseProviderSource(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func mustPlatform(t *testing.T, s string) addrs.Platform {
+	t.Helper()
+	p, err := addrs.ParsePlatform(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
