@@ -5,9 +5,11 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/hex"
 	"encoding/pem"
 	"fmt"
 	"math/big"
@@ -51,6 +53,9 @@ func TestMain(m *testing.M) {
 }
 
 func runMain(m *testing.M) int {
+	if os.Getenv(childEnv) != "" {
+		return runChild()
+	}
 	dir, err := os.MkdirTemp("", "tfdeps-serve-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -220,6 +225,11 @@ func staticMirror(t *testing.T) string {
 	}
 	tfdeps(t, dir, map[string]string{"TF_CLI_CONFIG_FILE": rc}, append(args, out)...)
 	return tlsServer(t, http.FileServer(http.Dir(out)))
+}
+
+func sha256Of(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
 }
 
 func readLock(t *testing.T, dir string) string {

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
@@ -139,4 +140,24 @@ func filterPrefix(keys []string, prefix string) []string {
 		}
 	}
 	return out
+}
+
+func TestMetricsCountHitsAndMisses(t *testing.T) {
+	f := newFixture(t, nil)
+	f.get(nullArchive)
+	f.get(nullArchive)
+	f.get("/nosuch")
+	_, body := f.get("/metrics")
+	for _, want := range []string{
+		`tfdeps_serve_cache_total{kind="archive",result="hit"} 1`,
+		`tfdeps_serve_cache_total{kind="archive",result="miss"} 1`,
+		`tfdeps_serve_requests_total{code="200",route="mirror_archive"} 2`,
+		`tfdeps_serve_requests_total{code="404",route="not_found"} 1`,
+		`tfdeps_serve_upstream_download_bytes_total`,
+		`tfdeps_serve_request_duration_seconds_bucket{route="mirror_archive",le=`,
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
 }
