@@ -46,7 +46,6 @@ type versionsDoc struct {
 	Fetched   time.Time           `json:"fetched"`
 	Versions  map[string][]string `json:"versions"`
 	Warnings  []string            `json:"warnings,omitempty"`
-	Unchanged bool                `json:"-"`
 }
 
 // platformsDoc is what the registry stated about each platform of a version.

@@ -73,7 +73,7 @@ func Open(ctx context.Context, location string) (*Store, error) {
 		return nil, fmt.Errorf("storage: opening %s: %w", location, err)
 	}
 	switch u.Scheme {
-	case "s3", "gs", "azblob":
+	case "s3", "gs":
 		return &Store{bucket: b, signs: true}, nil
 	}
 	return &Store{bucket: b}, nil
