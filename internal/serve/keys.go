@@ -43,9 +43,9 @@ func leaseKey(key string) string { return "leases/" + key }
 
 // versionsDoc is the cached upstream version list.
 type versionsDoc struct {
-	Fetched   time.Time           `json:"fetched"`
-	Versions  map[string][]string `json:"versions"`
-	Warnings  []string            `json:"warnings,omitempty"`
+	Fetched  time.Time           `json:"fetched"`
+	Versions map[string][]string `json:"versions"`
+	Warnings []string            `json:"warnings,omitempty"`
 }
 
 // platformsDoc is what the registry stated about each platform of a version.
