@@ -1,7 +1,7 @@
 // Package storage is where tfdeps serve keeps everything it knows: package
 // archives, their hash records, cached upstream answers, published releases
 // and download leases, as objects in one bucket (gocloud.dev/blob): a local
-// directory, or object storage (s3://, gs://, azblob://, file://, mem://).
+// directory, or object storage (s3://, gs://, file://, mem://; the Azure driver is not linked in).
 //
 // It owns: opening a bucket from a directory or URL, the Store operations
 // the server needs (read, atomic write, conditional create, stat, delete,
