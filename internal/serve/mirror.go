@@ -70,11 +70,16 @@ func (s *Server) serveMirrorIndex(w http.ResponseWriter, r *http.Request, p addr
 // upstreamVersions returns the cached version list, refreshing it when
 // older than IndexTTL; a failed refresh keeps serving the cached list.
 func (s *Server) upstreamVersions(ctx context.Context, p addrs.Provider) (*versionsDoc, error) {
+	if m, ok := s.versionsMem.Load(versionsKey(p)); ok && s.fresh(m.(*versionsDoc)) {
+		s.metrics.cache.WithLabelValues("versions", "hit").Inc()
+		return m.(*versionsDoc), nil
+	}
 	var cached versionsDoc
 	err := readDoc(ctx, s.store, versionsKey(p), &cached)
 	haveCached := err == nil
-	if haveCached && s.opts.Now().Sub(cached.Fetched) < s.opts.IndexTTL {
+	if haveCached && s.fresh(&cached) {
 		s.metrics.cache.WithLabelValues("versions", "hit").Inc()
+		s.versionsMem.Store(versionsKey(p), &cached)
 		return &cached, nil
 	}
 	s.metrics.cache.WithLabelValues("versions", "miss").Inc()
@@ -93,6 +98,9 @@ func (s *Server) upstreamVersions(ctx context.Context, p addrs.Provider) (*versi
 	return v.(*versionsDoc), nil
 }
 
+// fresh reports whether a cached version list is younger than IndexTTL.
+func (s *Server) fresh(d *versionsDoc) bool { return s.opts.Now().Sub(d.Fetched) < s.opts.IndexTTL }
+
 func (s *Server) refreshVersions(ctx context.Context, p addrs.Provider) (*versionsDoc, error) {
 	list, err := s.up.versions(ctx, p)
 	if err != nil {
@@ -110,6 +118,7 @@ func (s *Server) refreshVersions(ctx context.Context, p addrs.Provider) (*versio
 	if err := writeDoc(ctx, s.store, versionsKey(p), doc); err != nil {
 		s.log.Error("storing version list", "provider", p.String(), "error", err)
 	}
+	s.versionsMem.Store(versionsKey(p), doc)
 	return doc, nil
 }
 
@@ -142,7 +151,7 @@ func (s *Server) serveMirrorVersion(w http.ResponseWriter, r *http.Request, p ad
 			continue
 		}
 		var rec packageRecord
-		if err := readDoc(ctx, s.store, recordKey(p, v, pl), &rec); err == nil {
+		if err := s.readImmutable(ctx, recordKey(p, v, pl), &rec); err == nil {
 			hs = rec.Hashes // computed from the stored bytes
 		}
 		name := archiveName(p.Type, v, pl)
@@ -160,7 +169,7 @@ func (s *Server) serveMirrorVersion(w http.ResponseWriter, r *http.Request, p ad
 // stated (checked against its signed SHA256SUMS), fetched once and kept.
 func (s *Server) versionHashes(ctx context.Context, p addrs.Provider, v versions.Version) (map[string][]string, error) {
 	var doc platformsDoc
-	err := readDoc(ctx, s.store, platformsKey(p, v), &doc)
+	err := s.readImmutable(ctx, platformsKey(p, v), &doc)
 	if err == nil {
 		s.metrics.cache.WithLabelValues("platforms", "hit").Inc()
 		return doc.Platforms, nil

@@ -3,6 +3,7 @@ package serve
 import (
 	"net/http"
 	"strings"
+	"time"
 	"sync"
 	"testing"
 
@@ -159,5 +160,36 @@ func TestMetricsCountHitsAndMisses(t *testing.T) {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("metrics lack %s", want)
 		}
+	}
+}
+
+func TestVersionListRefreshAfterTTL(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	f := newFixture(t, func(o *Options) { o.Now = clock; o.IndexTTL = time.Minute })
+
+	if code, _ := f.get(nullIndex); code != http.StatusOK {
+		t.Fatal(code)
+	}
+	f.get(nullIndex)
+	if n := f.upstream.Count(registrytest.Versions); n != 1 {
+		t.Errorf("fresh list: %d upstream requests, want 1", n)
+	}
+	advance(2 * time.Minute)
+	f.get(nullIndex)
+	if n := f.upstream.Count(registrytest.Versions); n != 2 {
+		t.Errorf("stale list: %d upstream requests, want 2", n)
+	}
+	advance(2 * time.Minute)
+	f.upstream.Inject(registrytest.Versions, registrytest.Fault{Kind: registrytest.Status, Status: 500})
+	if code, body := f.get(nullIndex); code != http.StatusOK || !strings.Contains(string(body), "3.2.1") {
+		t.Errorf("upstream down with a cached list: %d %s, want the cached list", code, body)
+	}
+	// Another replica on the same bucket starts with the stored list too.
+	other := newFixtureOn(t, f.upstream, f.store, func(o *Options) { o.Now = clock; o.IndexTTL = time.Minute })
+	if code, _ := other.get(nullIndex); code != http.StatusOK {
+		t.Errorf("second replica with upstream down: %d, want the stored list", code)
 	}
 }

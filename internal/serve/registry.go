@@ -95,7 +95,7 @@ func (s *Server) publishedVersions(ctx context.Context, ns, typ string) (map[ver
 			continue
 		}
 		var doc releaseDoc
-		if err := readDoc(ctx, s.store, k, &doc); err != nil {
+		if err := s.readImmutable(ctx, k, &doc); err != nil {
 			return nil, err
 		}
 		out[v] = &doc
@@ -145,7 +145,7 @@ func (s *Server) serveProviderVersions(w http.ResponseWriter, r *http.Request, n
 func (s *Server) serveProviderPackage(w http.ResponseWriter, r *http.Request, ns, typ string, v versions.Version, platform string) {
 	ctx := r.Context()
 	var doc releaseDoc
-	if err := readDoc(ctx, s.store, releaseKey(ns, typ, v), &doc); err != nil {
+	if err := s.readImmutable(ctx, releaseKey(ns, typ, v), &doc); err != nil {
 		s.storageFailure(w, r, err)
 		return
 	}
@@ -192,7 +192,7 @@ func (s *Server) serveProviderPackage(w http.ResponseWriter, r *http.Request, ns
 // serveReleaseFile serves one file of a published release.
 func (s *Server) serveReleaseFile(w http.ResponseWriter, r *http.Request, ns, typ string, v versions.Version, name string) {
 	var doc releaseDoc
-	if err := readDoc(r.Context(), s.store, releaseKey(ns, typ, v), &doc); err != nil {
+	if err := s.readImmutable(r.Context(), releaseKey(ns, typ, v), &doc); err != nil {
 		s.storageFailure(w, r, err)
 		return
 	}

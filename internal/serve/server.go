@@ -77,9 +77,12 @@ type Server struct {
 	read      tokenSet
 	publish   tokenSet
 	signer    *urlSigner
-	log       *slog.Logger
-	metrics   *metrics
-	owner     string
+	docs      docCache
+	// versionsMem holds *versionsDoc by key, used while fresh.
+	versionsMem sync.Map
+	log         *slog.Logger
+	metrics     *metrics
+	owner       string
 
 	flight singleflight.Group
 	// pulls tracks in-flight upstream downloads for Drain; base is their
