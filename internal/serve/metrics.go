@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -84,6 +85,20 @@ func (r *recorder) Write(p []byte) (int, error) {
 	}
 	n, err := r.ResponseWriter.Write(p)
 	r.bytes += int64(n)
+	return n, err
+}
+
+// ReadFrom keeps the connection's sendfile path for file bodies.
+func (r *recorder) ReadFrom(src io.Reader) (int64, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	rf, ok := r.ResponseWriter.(io.ReaderFrom)
+	if !ok {
+		return io.Copy(struct{ io.Writer }{r}, src)
+	}
+	n, err := rf.ReadFrom(src)
+	r.bytes += n
 	return n, err
 }
 

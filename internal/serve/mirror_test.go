@@ -3,9 +3,9 @@ package serve
 import (
 	"net/http"
 	"strings"
-	"time"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 

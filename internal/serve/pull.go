@@ -179,6 +179,10 @@ func (s *Server) serveObject(w http.ResponseWriter, r *http.Request, key, conten
 	}
 	defer obj.Close()
 	w.Header().Set("Content-Type", contentType)
+	if f, ok := storage.LocalFile(obj); ok {
+		http.ServeContent(w, r, "", obj.ModTime(), f) // lets the kernel copy (sendfile)
+		return
+	}
 	http.ServeContent(w, r, "", obj.ModTime(), obj)
 }
 

@@ -284,3 +284,19 @@ func (s *Store) SignedURL(ctx context.Context, key string, ttl time.Duration) (s
 	}
 	return u, nil
 }
+
+// LocalFile returns the open file behind a Reader from a local directory
+// whole-object read, so that servers can hand it to sendfile. It reports
+// false for other backends.
+func LocalFile(r Reader) (*os.File, bool) {
+	br, ok := r.(*blob.Reader)
+	if !ok {
+		return nil, false
+	}
+	var under io.Reader
+	if !br.As(&under) {
+		return nil, false
+	}
+	f, ok := under.(*os.File)
+	return f, ok
+}
