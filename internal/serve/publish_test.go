@@ -263,3 +263,37 @@ func mustPlatform(t *testing.T, s string) addrs.Platform {
 	}
 	return p
 }
+
+func TestModuleDownloadWithReadTokens(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.PublishTokens = []string{"p"}; o.ReadTokens = []string{"r"} })
+	archive := gzipTar(t, map[string]string{"main.tf": "# empty\n"})
+	if code, body := f.send(http.MethodPut, "/api/v1/modules/acme/net/aws/1.0.0", "p", archive); code != http.StatusCreated {
+		t.Fatalf("publish: %d %s", code, body)
+	}
+	req, _ := http.NewRequest(http.MethodGet, f.http.URL+"/v1/modules/acme/net/aws/1.0.0/download", nil)
+	req.Header.Set("Authorization", "Bearer r")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	loc := resp.Header.Get("X-Terraform-Get")
+	if resp.StatusCode != http.StatusNoContent || !strings.HasPrefix(loc, "./archive.tar.gz?") {
+		t.Fatalf("download: %d X-Terraform-Get %q, want a signed relative URL", resp.StatusCode, loc)
+	}
+	base := f.http.URL + "/v1/modules/acme/net/aws/1.0.0/"
+	if code, got := getURL(t, base+strings.TrimPrefix(loc, "./")); code != http.StatusOK || !bytes.Equal(got, archive) {
+		t.Errorf("signed archive URL without credentials: %d", code)
+	}
+	if code, _ := getURL(t, base+"archive.tar.gz"); code != http.StatusUnauthorized {
+		t.Errorf("unsigned archive URL without credentials: %d, want 401", code)
+	}
+	tampered := strings.Replace(loc, "sig=", "sig=0", 1)
+	if code, _ := getURL(t, base+strings.TrimPrefix(tampered, "./")); code != http.StatusUnauthorized {
+		t.Errorf("tampered signature: %d, want 401", code)
+	}
+	// A signature is bound to its path.
+	if code, _ := getURL(t, f.http.URL+"/v1/modules/acme/net/aws/versions?"+strings.SplitN(loc, "?", 2)[1]); code != http.StatusUnauthorized {
+		t.Errorf("signature reused on another path: %d, want 401", code)
+	}
+}
