@@ -110,6 +110,9 @@ func serveMain(m *Meta, f serveFlags) error {
 		return err
 	}
 	defer st.Close()
+	if n, err := st.SweepTemp(time.Hour, time.Now()); n > 0 || err != nil {
+		logger.Info("removed temporary files of interrupted writes", "count", n, "error", err)
+	}
 	opts.Store = st
 	srv, err := serve.New(opts)
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -53,6 +54,8 @@ type Store struct {
 	bucket *blob.Bucket
 	// signs reports whether SignedURL can work (object stores).
 	signs bool
+	// dir is the directory of a local store ("" for others).
+	dir string
 }
 
 // Open opens location: a URL with a scheme gocloud.dev/blob knows, or a
@@ -93,7 +96,7 @@ func OpenDir(dir string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storage: opening %s: %w", abs, err)
 	}
-	return &Store{bucket: b}, nil
+	return &Store{bucket: b, dir: abs}, nil
 }
 
 // FromBucket wraps an open bucket; signs says whether SignedURL may be
@@ -300,3 +303,29 @@ func LocalFile(r Reader) (*os.File, bool) {
 	f, ok := under.(*os.File)
 	return f, ok
 }
+
+// SweepTemp removes, below a local directory store, the temporary files of
+// writes that a crash interrupted (NAME.HEX.tmp beside NAME) once they are
+// older than age. It returns how many it removed; other backends have
+// nothing to sweep (an interrupted upload is never an object).
+func (s *Store) SweepTemp(age time.Duration, now time.Time) (int, error) {
+	if s.dir == "" {
+		return 0, nil
+	}
+	removed := 0
+	err := filepath.WalkDir(s.dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !tempName.MatchString(d.Name()) {
+			return nil
+		}
+		if info, err := d.Info(); err == nil && now.Sub(info.ModTime()) > age {
+			if os.Remove(path) == nil {
+				removed++
+			}
+		}
+		return nil
+	})
+	return removed, err
+}
+
+// tempName matches fileblob's temporary files.
+var tempName = regexp.MustCompile(`\.[0-9a-f]+\.tmp$`)

@@ -3,6 +3,8 @@ package storage
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -120,5 +122,27 @@ func TestLease(t *testing.T) {
 			}
 			l3.Release(ctx)
 		})
+	}
+}
+
+func TestSweepTemp(t *testing.T) {
+	dir := t.TempDir()
+	st, err := OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st.PutBytes(ctx, "a/keep.zip", []byte("x"), PutOptions{})
+	os.WriteFile(filepath.Join(dir, "a", "b.zip.18eb2dd5235f66d5.tmp"), []byte("half"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a", "notes.tmp"), []byte("not ours"), 0o644)
+	n, err := st.SweepTemp(time.Hour, time.Now().Add(2*time.Hour))
+	if err != nil || n != 1 {
+		t.Errorf("SweepTemp = %d, %v; want 1", n, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a", "keep.zip")); err != nil {
+		t.Errorf("swept an object: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a", "notes.tmp")); err != nil {
+		t.Errorf("swept a file that is not a temporary object: %v", err)
 	}
 }
