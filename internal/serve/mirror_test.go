@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tfdeps/tfdeps/internal/registrytest"
+	"github.com/tfdeps/tfdeps/internal/serve/storage"
 )
 
 const (
@@ -191,5 +192,21 @@ func TestVersionListRefreshAfterTTL(t *testing.T) {
 	other := newFixtureOn(t, f.upstream, f.store, func(o *Options) { o.Now = clock; o.IndexTTL = time.Minute })
 	if code, _ := other.get(nullIndex); code != http.StatusOK {
 		t.Errorf("second replica with upstream down: %d, want the stored list", code)
+	}
+}
+
+func TestHealthzChecksStorage(t *testing.T) {
+	up := registrytest.New(t, registrytest.Options{Providers: testProviders()})
+	st, err := storage.OpenDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixtureOn(t, up, st, nil)
+	if code, body := f.get("/healthz"); code != http.StatusOK || string(body) != "ok\n" {
+		t.Errorf("healthz: %d %q", code, body)
+	}
+	st.Close()
+	if code, _ := f.get("/healthz"); code != http.StatusServiceUnavailable {
+		t.Errorf("healthz with the bucket closed: %d, want 503", code)
 	}
 }

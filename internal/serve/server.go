@@ -195,7 +195,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case len(segs) == 1 && segs[0] == "healthz":
 		setRoute(w, "healthz")
-		io.WriteString(w, "ok\n")
+		s.serveHealth(w, r)
 		return
 	case len(segs) == 1 && segs[0] == "metrics":
 		setRoute(w, "metrics")
@@ -229,6 +229,20 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		setRoute(w, "not_found")
 		http.NotFound(w, r)
 	}
+}
+
+// serveHealth answers 200 when storage answers within two seconds, else
+// 503, so that a load balancer stops sending requests to a replica that
+// lost its bucket.
+func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.store.Ping(ctx); err != nil {
+		s.log.Error("health check", "error", err)
+		http.Error(w, "storage unavailable", http.StatusServiceUnavailable)
+		return
+	}
+	io.WriteString(w, "ok\n")
 }
 
 func (s *Server) isUpstream(seg string) bool {

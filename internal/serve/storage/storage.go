@@ -329,3 +329,15 @@ func (s *Store) SweepTemp(age time.Duration, now time.Time) (int, error) {
 
 // tempName matches fileblob's temporary files.
 var tempName = regexp.MustCompile(`\.[0-9a-f]+\.tmp$`)
+
+// Ping reports whether the bucket can be reached.
+func (s *Store) Ping(ctx context.Context) error {
+	ok, err := s.bucket.IsAccessible(ctx)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errors.New("storage: bucket is not accessible")
+	}
+	return nil
+}
