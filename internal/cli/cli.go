@@ -84,6 +84,8 @@ func commands() map[string]command {
 		"lock verify":      {"Check the dependency lock file against the configuration", runLockVerify},
 		"init":             {"Install providers and update the dependency lock file", runInit},
 		"get":              {"Install or upgrade the modules the configuration calls", runGet},
+		"serve":            {"Serve a caching provider mirror and private registry", runServe},
+		"publish":          {"Publish a provider release or module to a tfdeps server", runPublish},
 	}
 }
 

@@ -1,0 +1,303 @@
+package serve_test
+
+import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/hex"
+	"encoding/pem"
+	"fmt"
+	"math/big"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tfdeps/tfdeps/internal/cli"
+	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/internal/registrytest"
+	"github.com/tfdeps/tfdeps/internal/serve"
+	"github.com/tfdeps/tfdeps/internal/serve/storage"
+)
+
+// The client tests run tfdeps in this process and OpenTofu as a child
+// process; both trust TLS servers through SSL_CERT_FILE, which Go reads
+// once per process, so TestMain starts the shared fake upstream and writes
+// its CA together with the test CA of the mirrors before any test runs.
+var shared struct {
+	upstream *registrytest.Server
+	leaf     tls.Certificate
+	caFile   string
+	dir      string
+}
+
+func fourPlatforms() []string {
+	return []string{"darwin_arm64", "linux_amd64", "linux_arm64", "windows_amd64"}
+}
+
+func TestMain(m *testing.M) {
+	os.Exit(runMain(m))
+}
+
+func runMain(m *testing.M) int {
+	if os.Getenv(childEnv) != "" {
+		return runChild()
+	}
+	dir, err := os.MkdirTemp("", "tfdeps-serve-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	shared.dir = dir
+	up, err := registrytest.Start(registrytest.Options{Providers: []registrytest.Provider{
+		{Namespace: "hashicorp", Type: "null", Versions: []registrytest.Version{{Version: "3.2.1", Platforms: fourPlatforms()}}},
+	}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer up.Close()
+	shared.upstream = up
+	caPEM, leaf, err := testCA()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	shared.leaf = leaf
+	shared.caFile = filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(shared.caFile, append(up.CAPEM(), caPEM...), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	os.Setenv("SSL_CERT_FILE", shared.caFile)
+	return m.Run()
+}
+
+// testCA makes a CA and a leaf certificate for 127.0.0.1 signed by it.
+func testCA() ([]byte, tls.Certificate, error) {
+	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ca := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "tfdeps serve test CA"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
+	}
+	caDER, err := x509.CreateCertificate(rand.Reader, ca, ca, &caKey.PublicKey, caKey)
+	if err != nil {
+		return nil, tls.Certificate{}, err
+	}
+	leafKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	leaf := &x509.Certificate{
+		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		KeyUsage: x509.KeyUsageDigitalSignature,
+	}
+	leafDER, err := x509.CreateCertificate(rand.Reader, leaf, ca, &leafKey.PublicKey, caKey)
+	if err != nil {
+		return nil, tls.Certificate{}, err
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}),
+		tls.Certificate{Certificate: [][]byte{leafDER}, PrivateKey: leafKey}, nil
+}
+
+// tlsServer serves h over HTTPS with the test certificate.
+func tlsServer(t *testing.T, h http.Handler) string {
+	t.Helper()
+	s := httptest.NewUnstartedServer(h)
+	s.TLS = &tls.Config{Certificates: []tls.Certificate{shared.leaf}}
+	s.StartTLS()
+	t.Cleanup(s.Close)
+	return s.URL + "/"
+}
+
+// startServe starts tfdeps serve's handler over HTTPS in front of the
+// shared fake upstream.
+func startServe(t *testing.T) (string, *storage.Store) {
+	t.Helper()
+	st, err := storage.OpenDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := serve.New(serve.Options{
+		Store:     st,
+		Upstreams: []string{"registry.opentofu.org"},
+		Registry: registry.Settings{
+			Getenv:       func(string) string { return "" },
+			Environ:      func() []string { return nil },
+			HostServices: map[string]map[string]any{"registry.opentofu.org": {"providers.v1": shared.upstream.ProvidersBaseURL()}},
+		},
+		BaseTransport: shared.upstream.Transport(),
+		TempDir:       t.TempDir(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	return tlsServer(t, srv.Handler()), st
+}
+
+// cwdMu serialises in-process tfdeps runs, which change the working
+// directory.
+var cwdMu sync.Mutex
+
+// tfdeps runs the CLI in dir with a hermetic environment.
+func tfdeps(t *testing.T, dir string, env map[string]string, args ...string) string {
+	t.Helper()
+	cwdMu.Lock()
+	defer cwdMu.Unlock()
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	env["HOME"] = filepath.Join(dir, ".home")
+	var environ []string
+	for k, v := range env {
+		environ = append(environ, k+"="+v)
+	}
+	var stdout, stderr bytes.Buffer
+	code := cli.Main(cli.Env{
+		Args:    append([]string{"-chdir=" + dir}, args...),
+		Stdout:  &stdout,
+		Stderr:  &stderr,
+		Getenv:  func(k string) string { return env[k] },
+		Environ: func() []string { return environ },
+		Getwd:   os.Getwd,
+		Chdir:   os.Chdir,
+	})
+	if code != 0 {
+		t.Fatalf("tfdeps %s: exit %d\n%s\n%s", strings.Join(args, " "), code, stdout.String(), stderr.String())
+	}
+	return stdout.String()
+}
+
+const nullConfig = `terraform {
+  required_providers {
+    null = { source = "hashicorp/null", version = "3.2.1" }
+  }
+}
+`
+
+// workDir makes a configuration directory and a CLI configuration file
+// whose only installation method is the network mirror at mirrorURL.
+func workDir(t *testing.T, mirrorURL string) (string, map[string]string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(nullConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rc := filepath.Join(dir, ".tofurc")
+	cfg := fmt.Sprintf("provider_installation {\n  network_mirror {\n    url = %q\n  }\n}\n", mirrorURL)
+	if err := os.WriteFile(rc, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, ".home"), 0o755)
+	return dir, map[string]string{"TF_CLI_CONFIG_FILE": rc, "SSL_CERT_FILE": shared.caFile}
+}
+
+// staticMirror builds a "providers mirror" directory from the fake
+// upstream and serves it over HTTPS: the faithful mirror to compare with.
+func staticMirror(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(nullConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rc := filepath.Join(dir, "upstream.tfrc")
+	if err := os.WriteFile(rc, []byte(shared.upstream.CLIConfig("registry.opentofu.org")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "mirror")
+	args := []string{"providers", "mirror"}
+	for _, pl := range fourPlatforms() {
+		args = append(args, "-platform="+pl)
+	}
+	tfdeps(t, dir, map[string]string{"TF_CLI_CONFIG_FILE": rc}, append(args, out)...)
+	return tlsServer(t, http.FileServer(http.Dir(out)))
+}
+
+func sha256Of(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func readLock(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, ".terraform.lock.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestTfdepsLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {
+	serveURL, st := startServe(t)
+	staticURL := staticMirror(t)
+
+	t.Run("providers lock, four platforms", func(t *testing.T) {
+		locks := map[string]string{}
+		for name, url := range map[string]string{"serve": serveURL, "static": staticURL} {
+			dir, env := workDir(t, url)
+			args := []string{"providers", "lock", "-net-mirror=" + url}
+			for _, pl := range fourPlatforms() {
+				args = append(args, "-platform="+pl)
+			}
+			tfdeps(t, dir, env, args...)
+			locks[name] = readLock(t, dir)
+		}
+		if diff := cmp.Diff(locks["static"], locks["serve"]); diff != "" {
+			t.Errorf("lock through serve differs from the static mirror's (-static +serve):\n%s", diff)
+		}
+		if n := strings.Count(locks["serve"], "h1:"); n != 4 {
+			t.Errorf("lock has %d h1: hashes, want one per platform:\n%s", n, locks["serve"])
+		}
+	})
+
+	t.Run("init", func(t *testing.T) {
+		locks := map[string]string{}
+		for name, url := range map[string]string{"serve": serveURL, "static": staticURL} {
+			dir, env := workDir(t, url)
+			tfdeps(t, dir, env, "init")
+			locks[name] = readLock(t, dir)
+		}
+		if diff := cmp.Diff(locks["static"], locks["serve"]); diff != "" {
+			t.Errorf("lock through serve differs from the static mirror's (-static +serve):\n%s", diff)
+		}
+	})
+	_ = st
+}
+
+func TestTofuLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {
+	tofu := os.Getenv("TFDEPS_REFERENCE_TOFU")
+	if tofu == "" {
+		t.Skip("TFDEPS_REFERENCE_TOFU is not set: no OpenTofu binary to run")
+	}
+	serveURL, _ := startServe(t)
+	staticURL := staticMirror(t)
+	locks := map[string]string{}
+	for name, url := range map[string]string{"serve": serveURL, "static": staticURL} {
+		dir, env := workDir(t, url)
+		cmd := exec.Command(tofu, "init", "-no-color")
+		cmd.Dir = dir
+		cmd.Env = []string{"HOME=" + filepath.Join(dir, ".home"), "PATH=" + os.Getenv("PATH"), "TF_CLI_CONFIG_FILE=" + env["TF_CLI_CONFIG_FILE"], "SSL_CERT_FILE=" + shared.caFile}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("tofu init through %s: %v\n%s", name, err, out)
+		}
+		locks[name] = readLock(t, dir)
+	}
+	if diff := cmp.Diff(locks["static"], locks["serve"]); diff != "" {
+		t.Errorf("OpenTofu's lock through serve differs from the static mirror's (-static +serve):\n%s", diff)
+	}
+}

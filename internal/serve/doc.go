@@ -1,0 +1,20 @@
+// Package serve is tfdeps' HTTP server: a caching provider network mirror
+// filled on demand from upstream registries, and a private provider and
+// module registry for what is published into it, over one storage bucket
+// (package storage) that any number of stateless replicas may share.
+//
+// It owns: routing and request-path checks, the network mirror protocol
+// (HOST/NS/TYPE/index.json, VERSION.json, archives), pull-through (each
+// archive downloaded once per bucket, single-flight per key within a
+// process and a lease object across replicas, authenticated exactly as init
+// authenticates before anything is stored), the provider and module
+// registry protocols for published releases and their publishing API,
+// bearer tokens for reading and publishing, the outbound address guard
+// against server-side request forgery, Prometheus metrics and structured
+// access logs.
+//
+// It does not speak the registry protocol as a client, authenticate
+// packages or hash archives itself: internal/sources and internal/registry
+// do, over a transport this package guards. It does not read flags or CLI
+// configuration files: the command passes Options in.
+package serve

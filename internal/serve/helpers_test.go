@@ -1,0 +1,157 @@
+package serve
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/internal/registrytest"
+	"github.com/tfdeps/tfdeps/internal/serve/storage"
+)
+
+const upstreamHost = "registry.opentofu.org"
+
+// fixture is a fake upstream registry and a tfdeps server in front of it.
+type fixture struct {
+	t        *testing.T
+	upstream *registrytest.Server
+	store    *storage.Store
+	server   *Server
+	http     *httptest.Server
+}
+
+func testProviders() []registrytest.Provider {
+	return []registrytest.Provider{
+		{Namespace: "hashicorp", Type: "null", Versions: []registrytest.Version{{Version: "3.1.0"}, {Version: "3.2.1"}}},
+		{Namespace: "acme", Type: "big", Versions: []registrytest.Version{{Version: "1.0.0", Size: 2 << 20}}},
+	}
+}
+
+// settingsFor points upstreamHost at the fake through a host block, as an
+// operator's CLI configuration would.
+func settingsFor(up *registrytest.Server) registry.Settings {
+	return registry.Settings{
+		Getenv:       func(string) string { return "" },
+		Environ:      func() []string { return nil },
+		HostServices: map[string]map[string]any{upstreamHost: {"providers.v1": up.ProvidersBaseURL()}},
+		Backoff: func(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+			return time.Millisecond
+		},
+	}
+}
+
+func newFixture(t *testing.T, mutate func(*Options)) *fixture {
+	t.Helper()
+	up := registrytest.New(t, registrytest.Options{Providers: testProviders()})
+	st, err := storage.OpenDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newFixtureOn(t, up, st, mutate)
+}
+
+func newFixtureOn(t *testing.T, up *registrytest.Server, st *storage.Store, mutate func(*Options)) *fixture {
+	t.Helper()
+	opts := Options{
+		Store:         st,
+		Upstreams:     []string{upstreamHost},
+		Registry:      settingsFor(up),
+		BaseTransport: up.Transport(),
+		TempDir:       t.TempDir(),
+	}
+	if mutate != nil {
+		mutate(&opts)
+	}
+	srv, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() { hs.Close(); srv.Close() })
+	return &fixture{t: t, upstream: up, store: st, server: srv, http: hs}
+}
+
+// get performs a GET and returns status and body.
+func (f *fixture) get(path string, header ...string) (int, []byte) {
+	f.t.Helper()
+	return getURL(f.t, f.http.URL+path, header...)
+}
+
+func getURL(t *testing.T, url string, header ...string) (int, []byte) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("GET %s: reading body: %v", url, err)
+	}
+	return resp.StatusCode, body
+}
+
+// rawGet sends a request line as written, bypassing URL cleaning.
+func (f *fixture) rawGet(path string) int {
+	f.t.Helper()
+	req, err := http.NewRequest(http.MethodGet, f.http.URL, nil)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	req.URL.Opaque = path
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.t.Fatalf("GET %s: %v", path, err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// keys lists every object in the bucket.
+func (f *fixture) keys() []string {
+	f.t.Helper()
+	ks, err := f.store.List(context.Background(), "", 10000)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return ks
+}
+
+// hasKey reports whether any stored key ends with suffix.
+func (f *fixture) hasKey(suffix string) bool {
+	for _, k := range f.keys() {
+		if strings.HasSuffix(k, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+func sha256Hex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func decodeJSON(t *testing.T, b []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("decoding %q: %v", b, err)
+	}
+}

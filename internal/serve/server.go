@@ -1,0 +1,308 @@
+package serve
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/opentofu/svchost"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/internal/serve/storage"
+)
+
+// DefaultUpstreams are the registries mirrored when none are configured.
+var DefaultUpstreams = []string{"registry.opentofu.org", "registry.terraform.io"}
+
+// Options configure a Server. Store is required.
+type Options struct {
+	Store *storage.Store
+	// Upstreams are the registry hostnames the mirror serves and may
+	// contact (default DefaultUpstreams). Each may carry a port.
+	Upstreams []string
+	// Registry are the registry client settings from the CLI
+	// configuration (host blocks, credentials, retries, environment).
+	// Their Transport is replaced by a guarded clone of BaseTransport.
+	Registry registry.Settings
+	// BaseTransport is cloned for upstream connections (nil: Go's default
+	// transport; its TLS roots honour SSL_CERT_FILE).
+	BaseTransport *http.Transport
+	// AllowAddresses are further "host:port" destinations that may resolve
+	// to non-public addresses.
+	AllowAddresses []string
+	// ReadTokens, when any, are required (Authorization: Bearer) to read.
+	// PublishTokens are required to publish; without any, publishing is
+	// refused.
+	ReadTokens, PublishTokens []string
+	// Logger receives access logs and errors (nil: discarded).
+	Logger *slog.Logger
+	// IndexTTL is how long a cached upstream version list is served before
+	// it is refreshed (default 10 minutes; a failed refresh serves the old
+	// list).
+	IndexTTL time.Duration
+	// LeaseTTL is the lifetime of a download lease, renewed while the
+	// download runs (default 30 s).
+	LeaseTTL time.Duration
+	// PullTimeout bounds one pull-through download (default 30 minutes).
+	PullTimeout time.Duration
+	// PresignTTL, when positive, answers archive requests with a redirect
+	// to a presigned storage URL valid that long, where the backend can
+	// sign.
+	PresignTTL time.Duration
+	// MaxArchiveSize bounds upstream archives and uploads (default 2 GiB).
+	MaxArchiveSize int64
+	// TempDir receives downloads before they are checked (default os.TempDir()).
+	TempDir string
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// Server serves the mirror and registry protocols over a Store.
+type Server struct {
+	opts      Options
+	store     *storage.Store
+	upstreams map[svchost.Hostname]bool
+	up        *upstream
+	guard     *dialGuard
+	read      tokenSet
+	publish   tokenSet
+	signer    *urlSigner
+	docs      docCache
+	// versionsMem holds *versionsDoc by key, used while fresh.
+	versionsMem sync.Map
+	log         *slog.Logger
+	metrics     *metrics
+	owner       string
+
+	flight singleflight.Group
+	// pulls tracks in-flight upstream downloads for Drain; base is their
+	// context, canceled by Close.
+	pulls      sync.WaitGroup
+	base       context.Context
+	cancelBase context.CancelFunc
+}
+
+// New checks the options and builds a Server.
+func New(opts Options) (*Server, error) {
+	if opts.Store == nil {
+		return nil, errors.New("serve: no storage")
+	}
+	setDefaults(&opts)
+	s := &Server{opts: opts, store: opts.Store, upstreams: map[svchost.Hostname]bool{}, log: opts.Logger}
+	s.guard = newDialGuard(opts.AllowAddresses)
+	for _, u := range opts.Upstreams {
+		h, err := svchost.ForComparison(u)
+		if err != nil {
+			return nil, fmt.Errorf("serve: invalid upstream host %q: %w", u, err)
+		}
+		s.upstreams[h] = true
+		s.guard.allowURL("https://" + string(h) + "/")
+	}
+	for _, services := range opts.Registry.HostServices {
+		for _, v := range services {
+			if str, ok := v.(string); ok {
+				s.guard.allowURL(str)
+			}
+		}
+	}
+	settings := opts.Registry
+	settings.Transport = &limitTransport{base: guardedTransport(opts.BaseTransport, s.guard), max: opts.MaxArchiveSize}
+	s.up = newUpstream(registry.New(settings), settings.Getenv)
+	s.read = newTokenSet(opts.ReadTokens)
+	s.publish = newTokenSet(opts.PublishTokens)
+	s.signer = &urlSigner{store: opts.Store, now: opts.Now}
+	s.metrics = newMetrics()
+	s.owner = ownerID()
+	s.base, s.cancelBase = context.WithCancel(context.Background())
+	return s, nil
+}
+
+func setDefaults(o *Options) {
+	if len(o.Upstreams) == 0 {
+		o.Upstreams = DefaultUpstreams
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.IndexTTL == 0 {
+		o.IndexTTL = 10 * time.Minute
+	}
+	if o.LeaseTTL == 0 {
+		o.LeaseTTL = 30 * time.Second
+	}
+	if o.PullTimeout == 0 {
+		o.PullTimeout = 30 * time.Minute
+	}
+	if o.MaxArchiveSize == 0 {
+		o.MaxArchiveSize = 2 << 30
+	}
+	if o.TempDir == "" {
+		o.TempDir = os.TempDir()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+}
+
+func ownerID() string {
+	host, _ := os.Hostname()
+	var b [6]byte
+	rand.Read(b[:])
+	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+}
+
+// Drain waits until the upstream downloads in flight have finished, or ctx
+// ends. Call it after http.Server.Shutdown so that no new ones start.
+func (s *Server) Drain(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { s.pulls.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		s.cancelBase()
+		<-done
+		return ctx.Err()
+	}
+}
+
+// Close cancels downloads still running.
+func (s *Server) Close() { s.cancelBase() }
+
+// Handler is the server's HTTP handler.
+func (s *Server) Handler() http.Handler {
+	return s.observe(http.HandlerFunc(s.route))
+}
+
+// route dispatches a checked request path.
+func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	segs, err := checkPath(r)
+	if err != nil {
+		setRoute(w, "invalid")
+		http.Error(w, "invalid request path", http.StatusBadRequest)
+		return
+	}
+	switch {
+	case len(segs) == 1 && segs[0] == "healthz":
+		setRoute(w, "healthz")
+		s.serveHealth(w, r)
+		return
+	case len(segs) == 1 && segs[0] == "metrics":
+		setRoute(w, "metrics")
+		s.metrics.handler().ServeHTTP(w, r)
+		return
+	case len(segs) >= 2 && segs[0] == "api" && segs[1] == "v1":
+		s.servePublish(w, r, segs[2:])
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		setRoute(w, "method")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	if !s.read.allows(r) && !s.signer.valid(r) {
+		setRoute(w, "unauthorized")
+		s.refuse(w, r, s.read)
+		return
+	}
+	switch {
+	case len(segs) == 2 && segs[0] == ".well-known" && segs[1] == "terraform.json":
+		setRoute(w, "discovery")
+		writeJSON(w, r, map[string]string{"providers.v1": "/v1/providers/", "modules.v1": "/v1/modules/"})
+	case len(segs) >= 2 && segs[0] == "v1" && segs[1] == "providers":
+		s.serveProviderRegistry(w, r, segs[2:])
+	case len(segs) >= 2 && segs[0] == "v1" && segs[1] == "modules":
+		s.serveModuleRegistry(w, r, segs[2:])
+	case len(segs) == 4 && s.isUpstream(segs[0]):
+		s.serveMirror(w, r, segs)
+	default:
+		setRoute(w, "not_found")
+		http.NotFound(w, r)
+	}
+}
+
+// serveHealth answers 200 when storage answers within two seconds, else
+// 503, so that a load balancer stops sending requests to a replica that
+// lost its bucket.
+func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.store.Ping(ctx); err != nil {
+		s.log.Error("health check", "error", err)
+		http.Error(w, "storage unavailable", http.StatusServiceUnavailable)
+		return
+	}
+	io.WriteString(w, "ok\n")
+}
+
+func (s *Server) isUpstream(seg string) bool {
+	h, ok := parseHost(seg)
+	return ok && s.upstreams[h]
+}
+
+// refuse answers 401 without credentials and 403 with wrong ones.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, set tokenSet) {
+	if r.Header.Get("Authorization") == "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="tfdeps"`)
+		http.Error(w, "authentication required", http.StatusUnauthorized)
+		return
+	}
+	http.Error(w, "invalid credentials", http.StatusForbidden)
+}
+
+// limitTransport fails responses larger than max bytes.
+type limitTransport struct {
+	base http.RoundTripper
+	max  int64
+}
+
+func (t *limitTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(r)
+	if err != nil {
+		return nil, err
+	}
+	if resp.ContentLength > t.max {
+		resp.Body.Close()
+		return nil, fmt.Errorf("response from %s is larger than %d bytes", r.URL.Host, t.max)
+	}
+	resp.Body = &limitedBody{ReadCloser: resp.Body, left: t.max}
+	return resp, nil
+}
+
+type limitedBody struct {
+	io.ReadCloser
+	left int64
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, errors.New("response body exceeds the size limit")
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left+1]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return n, errors.New("response body exceeds the size limit")
+	}
+	return n, err
+}
+
+// clientIP is the request's remote host, for logs.
+func clientIP(r *http.Request) string {
+	if i := strings.LastIndexByte(r.RemoteAddr, ':'); i > 0 {
+		return r.RemoteAddr[:i]
+	}
+	return r.RemoteAddr
+}
