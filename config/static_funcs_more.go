@@ -23,6 +23,7 @@ import (
 // behaviour.
 func moreStaticFunctions() map[string]function.Function {
 	return map[string]function.Function{
+		"abspath":      stringFunc(absPath),
 		"alltrue":      boolReduce(true),
 		"anytrue":      boolReduce(false),
 		"base64decode": base64DecodeFunc,
@@ -38,6 +39,13 @@ func moreStaticFunctions() map[string]function.Function {
 		"sha512":       hashFunc(sha512.New),
 		"urlencode":    stringFunc(func(s string) (string, error) { return url.QueryEscape(s), nil }),
 	}
+}
+
+// absPath is OpenTofu's abspath: the path made absolute against the
+// working directory, with forward slashes.
+func absPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	return filepath.ToSlash(abs), err
 }
 
 func stringFunc(fn func(string) (string, error)) function.Function {

@@ -350,7 +350,7 @@ module "child" {
 		}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, diags := loadMap(t, tt.files, Options{Config: []config.Option{config.WithTestsDir("tests")}})
+			_, diags := loadMap(t, tt.files, Options{LocalModulesFromDisk: true, Config: []config.Option{config.WithTestsDir("tests")}})
 			compareWithReference(t, tt.files, tt.want)
 			if diff := cmp.Diff(sortChecks(tt.want), sortChecks(toCheckDiags(diags))); diff != "" {
 				t.Errorf("diagnostics (-want +got):\n%s", diff)

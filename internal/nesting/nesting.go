@@ -53,8 +53,8 @@ func (e *TooDeepError) Diagnostic(filename string) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Nesting too deep",
-		Detail: fmt.Sprintf("This file nests brackets, braces, parentheses, strings, templates or operators more than %d levels deep. "+
-			"tfdeps refuses such a file before parsing it, because parsing it could exhaust the stack.", e.Max),
+		Detail: fmt.Sprintf("This file nests brackets, braces, parentheses, strings, templates or operators more than %d levels deep (line %d, column %d). "+
+			"tfdeps refuses such a file before parsing it, because parsing it could exhaust the stack.", e.Max, e.Pos.Line, e.Pos.Column),
 		Subject: &hcl.Range{Filename: filename, Start: e.Pos, End: end},
 	}
 }

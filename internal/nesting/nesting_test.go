@@ -165,7 +165,7 @@ func TestDiagnostic(t *testing.T) {
 	want := hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Nesting too deep",
-		Detail:   "This file nests brackets, braces, parentheses, strings, templates or operators more than 2 levels deep. tfdeps refuses such a file before parsing it, because parsing it could exhaust the stack.",
+		Detail:   "This file nests brackets, braces, parentheses, strings, templates or operators more than 2 levels deep (line 1, column 7). tfdeps refuses such a file before parsing it, because parsing it could exhaust the stack.",
 		Subject: &hcl.Range{Filename: "main.tf",
 			Start: hcl.Pos{Line: 1, Column: 7, Byte: 6}, End: hcl.Pos{Line: 1, Column: 8, Byte: 7}},
 	}}

@@ -169,7 +169,7 @@ func TestPublishWithCLIThenTfdepsInit(t *testing.T) {
 	// tfdeps init of this branch installs providers; keep the module out.
 	cfg := registryConfig[:strings.Index(registryConfig, "module")]
 	os.WriteFile(filepath.Join(dir, "main.tf"), []byte(cfg), 0o644)
-	out := tfdeps(t, dir, env, "init")
+	out := tfdeps(t, dir, env, "init", "-no-color")
 	want := "- Installed registry.example.com/acme/widget v1.0.0 (signed, key ID " + testKeyID(t) + ")"
 	if !strings.Contains(out, want) {
 		t.Errorf("tfdeps init output lacks %q:\n%s", want, out)
