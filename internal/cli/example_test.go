@@ -7,8 +7,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-
-	"github.com/tfdeps/tfdeps/config"
 )
 
 // TestBundledExample keeps the README's first command true: tfdeps init
@@ -24,13 +22,6 @@ func TestBundledExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.RemoveAll(filepath.Join(dir, ".terraform"))
-	// The example's module "labels" comes from vendor/labels.tar.gz through
-	// "${abspath(path.module)}/…" (the form tofu accepts offline and
-	// relative to the example), which needs path.module and functions in
-	// the static evaluation of module sources.
-	if mod, _ := config.LoadDir(dir); mod.ModuleCalls["labels"] == nil || mod.ModuleCalls["labels"].SourceAddr == "" {
-		t.Skip("the configuration loader does not evaluate path.module and abspath() in module sources yet")
-	}
 	// Commands work in the process's working directory, as tofu's do;
 	// t.Chdir restores it when the test ends.
 	t.Chdir(t.TempDir())
