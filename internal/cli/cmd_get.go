@@ -22,12 +22,6 @@ Options:
   -test-directory=DIR   The directory of test files (default "tests").
 
   -no-color             Accepted for compatibility; the output has no colour.
-
-  -var 'NAME=VALUE'     A value for a root module variable that a module
-                        source or version uses (may be repeated).
-
-  -var-file=FILE        Values for root module variables from a file (may
-                        be repeated).
 `
 
 // runGet implements "tfdeps get".
