@@ -16,10 +16,10 @@ func TestNormalizations(t *testing.T) {
 		sameWant bool
 	}{
 		{
-			name: "providers tree siblings in any order",
-			f:    sortProvidersTree,
-			a:    "\nProviders required by configuration:\n.\n├── provider[b]\n├── module.m\n│   └── provider[x]\n└── provider[a]\n\n",
-			b:    "\nProviders required by configuration:\n.\n├── provider[a]\n├── provider[b]\n└── module.m\n    └── provider[x]\n\n",
+			name:     "providers tree siblings in any order",
+			f:        sortProvidersTree,
+			a:        "\nProviders required by configuration:\n.\n├── provider[b]\n├── module.m\n│   └── provider[x]\n└── provider[a]\n\n",
+			b:        "\nProviders required by configuration:\n.\n├── provider[a]\n├── provider[b]\n└── module.m\n    └── provider[x]\n\n",
 			sameWant: true,
 		},
 		{
