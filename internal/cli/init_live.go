@@ -42,6 +42,14 @@ func (v *liveView) Event(kind, provider, version, text string) {
 	v.drawStatus()
 }
 
+func (v *liveView) Text(level, kind, human, machine string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.clearStatus()
+	v.plainView.Text(level, kind, human, machine)
+	v.drawStatus()
+}
+
 func (v *liveView) Progress(provider, version string, done, total int64) {
 	v.mu.Lock()
 	defer v.mu.Unlock()

@@ -25,6 +25,13 @@ type initView interface {
 	// Diagnostics shows diagnostics, each followed by an extra newline in
 	// the human views.
 	Diagnostics(diags hcl.Diagnostics)
+	// Text is the generic path for any other part of init (module
+	// installation, backend): the human views print human (with colour
+	// markup) and a newline to stdout; the JSON view logs machine, OpenTofu's
+	// JSON text for the same message, at level ("info", "warn", "error"),
+	// with kind under "tfdeps". An empty machine text is left out of the
+	// JSON output.
+	Text(level, kind, human, machine string)
 	// Close ends any live display.
 	Close()
 }
@@ -75,6 +82,10 @@ func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
 	p := newDiagPrinter(v.m, snippetFiles(diags, v.kept))
 	p.extraNewline = true
 	p.Print(diags)
+}
+
+func (v *plainView) Text(level, kind, human, machine string) {
+	fmt.Fprintln(v.m.Stdout, colorize(human, v.m.Color))
 }
 
 // colored reports whether texts built by callers may carry escape codes.
@@ -173,6 +184,13 @@ func (v *jsonView) Event(kind, provider, version, text string) {
 		level = "info"
 	}
 	v.JSONMessage(level, kind, text, map[string]string{"provider": provider, "version": version})
+}
+
+func (v *jsonView) Text(level, kind, human, machine string) {
+	if machine == "" {
+		return
+	}
+	v.write(level, machine, map[string]any{"tfdeps": map[string]any{"event": kind}})
 }
 
 // Progress is not part of OpenTofu's JSON output.

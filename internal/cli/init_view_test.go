@@ -56,3 +56,21 @@ func TestJSONViewVersionLine(t *testing.T) {
 }
 
 var timestampRE = regexp.MustCompile(`"@timestamp":"[^"]*"`)
+
+// TestViewText: the generic path prints the human text in the human views
+// and OpenTofu's JSON text in the JSON view.
+func TestViewText(t *testing.T) {
+	var plain, js bytes.Buffer
+	(&plainView{m: &Meta{Env: Env{Stdout: &plain}}}).Text("info", "module_installed", "- net in modules/net", "installing net in modules/net")
+	v := newJSONView(&Meta{Env: Env{Stdout: &js}, TofuVersion: "1.12.6"})
+	js.Reset()
+	v.Text("info", "module_installed", "- net in modules/net", "installing net in modules/net")
+	if got, want := plain.String(), "- net in modules/net\n"; got != want {
+		t.Errorf("plain = %q, want %q", got, want)
+	}
+	got := timestampRE.ReplaceAllString(js.String(), `"@timestamp":"T"`)
+	want := `{"@level":"info","@message":"installing net in modules/net","@module":"tofu.ui","@timestamp":"T","tfdeps":{"event":"module_installed"}}` + "\n"
+	if got != want {
+		t.Errorf("json = %s, want %s", got, want)
+	}
+}
