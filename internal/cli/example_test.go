@@ -30,7 +30,7 @@ func TestBundledExample(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	out, errOut, code := runExample(t, dir, "init", "-plugin-dir=mirror")
+	out, errOut, code := runExample(t, dir, "init", "-no-color", "-plugin-dir=mirror")
 	if code != 0 {
 		t.Fatalf("init exited %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}

@@ -27,11 +27,13 @@ func (e moduleEvents) Download(key, addr, version string) {
 	if version != "" {
 		text = fmt.Sprintf("Downloading %s %s for %s...", addr, version, key)
 	}
-	e.view.Event("module_download", "", version, text)
+	e.view.Text("info", "module_download", text, text)
 }
 
+// Install prints "- KEY in DIR"; OpenTofu's JSON view logs "installing
+// KEY in DIR" instead.
 func (e moduleEvents) Install(key, version, dir string) {
-	e.view.Event("module_install", "", version, fmt.Sprintf("- %s in %s", key, dir))
+	e.view.Text("info", "module_install", fmt.Sprintf("- %s in %s", key, dir), fmt.Sprintf("installing %s in %s", key, dir))
 }
 
 // modulesDir is TF_DATA_DIR/modules, default .terraform/modules.
@@ -152,9 +154,9 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 	if !hasModuleCalls(root) {
 		return nil, false
 	}
-	header := "Initializing modules..."
+	header := "[reset][bold]Initializing modules..."
 	if r.opts.upgrade {
-		header = "Upgrading modules..."
+		header = "[reset][bold]Upgrading modules..."
 	}
 	r.view.Event("init_modules", "", "", header)
 	diags = mi.install(ctx, root)
