@@ -98,3 +98,20 @@ func TestRenderDeepWithinLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadRefusesBinary: 10 MB of binary data is one error, not ten
+// million "Invalid character" diagnostics (gigabytes of memory).
+func TestLoadRefusesBinary(t *testing.T) {
+	dir := t.TempDir()
+	src := make([]byte, 10<<20)
+	for i := range src {
+		src[i] = byte(i * 7)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, diags := LoadDir(dir)
+	if len(diags) != 1 || diags[0].Summary != "Not a configuration file" || diags[0].Subject == nil {
+		t.Fatalf("diagnostics = %v, want one", diags)
+	}
+}

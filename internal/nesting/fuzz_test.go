@@ -2,6 +2,7 @@ package nesting
 
 import (
 	"bytes"
+	"errors"
 	"encoding/json"
 	"io"
 	"strings"
@@ -72,7 +73,8 @@ func FuzzDepth(f *testing.F) {
 		}
 		// Check agrees with Depth.
 		d := Depth(src, HCL)
-		if err := Check(src, HCL, d); err != nil {
+		var tooDeep *TooDeepError
+		if err := Check(src, HCL, d); errors.As(err, &tooDeep) {
 			t.Fatalf("Check at the depth %d: %v", d, err)
 		}
 		if d > 0 && Check(src, HCL, d-1) == nil {

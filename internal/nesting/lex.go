@@ -11,7 +11,9 @@ import (
 // given kind (kTop: a configuration file, kBare: a template, otherwise an
 // expression), starting at base, and the byte offset where it first goes
 // beyond max (-1 if it does not, or max < 0).
-func lexedDepth(src []byte, kind frameKind, base, max int) (deepest, exceeded int) {
+//
+// It also returns the offset of the invalid token beyond MaxInvalid, or -1.
+func lexedDepth(src []byte, kind frameKind, base, max int) (deepest, exceeded, invalid int) {
 	var tokens hclsyntax.Tokens
 	switch kind {
 	case kTop:
@@ -21,7 +23,26 @@ func lexedDepth(src []byte, kind frameKind, base, max int) (deepest, exceeded in
 	default:
 		tokens, _ = hclsyntax.LexExpression(src, "", hcl.InitialPos)
 	}
-	return lexDepth(tokens, base, max)
+	deepest, exceeded = lexDepth(tokens, base, max)
+	return deepest, exceeded, invalidToken(tokens)
+}
+
+// invalidToken returns the offset of the token beyond MaxInvalid of those
+// the parser reports as invalid characters, or -1.
+func invalidToken(tokens hclsyntax.Tokens) int {
+	n := 0
+	for _, tok := range tokens {
+		switch tok.Type {
+		case hclsyntax.TokenInvalid, hclsyntax.TokenBadUTF8, hclsyntax.TokenNil,
+			hclsyntax.TokenApostrophe, hclsyntax.TokenBacktick, hclsyntax.TokenSemicolon,
+			hclsyntax.TokenBitwiseAnd, hclsyntax.TokenBitwiseOr, hclsyntax.TokenBitwiseNot,
+			hclsyntax.TokenBitwiseXor, hclsyntax.TokenQuotedNewline:
+			if n++; n > MaxInvalid {
+				return tok.Range.Start.Byte
+			}
+		}
+	}
+	return -1
 }
 
 // validUTF8 reports whether the scan's own lexing applies to src.

@@ -17,6 +17,13 @@ const MaxDepth = 1000
 // registries and mirrors, whose formats nest at most five levels.
 const MaxResponseDepth = 100
 
+// MaxInvalid is how many characters of an HCL native syntax file may be
+// invalid tokens (control characters, "@", bytes that are not UTF-8...):
+// the parser reports each as an error, so that 10 MB of binary data would
+// make ten million diagnostics and gigabytes of memory. A file with more
+// is refused as not a configuration file at all.
+const MaxInvalid = 1000
+
 // Syntax selects the rules of the scan.
 type Syntax int
 
@@ -60,15 +67,45 @@ func (e *TooDeepError) Diagnostic(filename string) *hcl.Diagnostic {
 }
 
 // Check returns a *TooDeepError if src nests deeper than max levels in
-// the given syntax, and nil otherwise. It never fails for another reason:
-// malformed input is left to the parser.
+// the given syntax, an *InvalidError if it is HCL with more than
+// MaxInvalid invalid characters, and nil otherwise. Other malformed input
+// is left to the parser.
 func Check(src []byte, syntax Syntax, max int) error {
 	s := newScanner(src, max)
 	s.run(syntax)
 	if s.exceeded >= 0 {
 		return &TooDeepError{Max: max, Pos: position(src, s.exceeded)}
 	}
+	if s.invalidAt >= 0 {
+		return &InvalidError{Max: MaxInvalid, Pos: position(src, s.invalidAt)}
+	}
 	return nil
+}
+
+// InvalidError reports an HCL native syntax file with more than Max
+// invalid characters; Pos is the one beyond Max.
+type InvalidError struct {
+	Max int
+	Pos hcl.Pos
+}
+
+func (e *InvalidError) Error() string {
+	return fmt.Sprintf("line %d, column %d: more than %d invalid characters", e.Pos.Line, e.Pos.Column, e.Max)
+}
+
+// Diagnostic returns the error as an error diagnostic whose Subject is the
+// character beyond the limit in the named file.
+func (e *InvalidError) Diagnostic(filename string) *hcl.Diagnostic {
+	end := e.Pos
+	end.Column++
+	end.Byte++
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Not a configuration file",
+		Detail: fmt.Sprintf("This file has more than %d characters that are not valid in the HCL syntax, as binary data does. "+
+			"tfdeps stops reading it here rather than report each of them.", e.Max),
+		Subject: &hcl.Range{Filename: filename, Start: e.Pos, End: end},
+	}
 }
 
 // Depth returns the deepest nesting of src in the given syntax.
@@ -82,7 +119,9 @@ func Depth(src []byte, syntax Syntax) int {
 // the error as diagnostics.
 func CheckDiagnostics(filename string, src []byte, syntax Syntax, max int) hcl.Diagnostics {
 	if err := Check(src, syntax, max); err != nil {
-		return hcl.Diagnostics{err.(*TooDeepError).Diagnostic(filename)}
+		return hcl.Diagnostics{err.(interface {
+			Diagnostic(string) *hcl.Diagnostic
+		}).Diagnostic(filename)}
 	}
 	return nil
 }

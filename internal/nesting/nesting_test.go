@@ -186,3 +186,40 @@ func BenchmarkCheck(b *testing.B) {
 		}
 	}
 }
+
+func TestCheckInvalid(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want *hcl.Pos // nil: accepted
+	}{
+		{"at the limit", "a = 1\n" + strings.Repeat("@", MaxInvalid), nil},
+		{"beyond", "a = 1\n" + strings.Repeat("@", MaxInvalid+5), &hcl.Pos{Line: 2, Column: MaxInvalid + 1, Byte: 6 + MaxInvalid}},
+		{"NUL bytes", strings.Repeat("\x00", 10<<20), &hcl.Pos{Line: 1, Column: MaxInvalid + 1, Byte: MaxInvalid}},
+		{"binary", "a = 1\n" + strings.Repeat("\xff", 5000), &hcl.Pos{Line: 2, Column: MaxInvalid + 1, Byte: 6 + MaxInvalid}},
+		{"some broken UTF-8, then ASCII garbage", "\xff" + strings.Repeat(";", 2000), &hcl.Pos{Line: 1, Column: MaxInvalid + 1, Byte: MaxInvalid}},
+		{"strings and comments do not count", `a = "` + strings.Repeat("@", 5000) + `" # ` + strings.Repeat("@", 5000), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Check([]byte(tt.src), HCL, MaxDepth)
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("Check = %v, want nil", err)
+				}
+				return
+			}
+			var ie *InvalidError
+			if !errors.As(err, &ie) {
+				t.Fatalf("Check = %v, want an *InvalidError", err)
+			}
+			if diff := cmp.Diff(*tt.want, ie.Pos); diff != "" {
+				t.Errorf("position (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// JSON is not counted: its parser stops at the first bad byte.
+	if err := Check([]byte(strings.Repeat("@", 5000)), HCLJSON, MaxDepth); err != nil {
+		t.Errorf("HCL JSON: %v", err)
+	}
+}

@@ -43,17 +43,42 @@ type scanner struct {
 	// exceededAt, when >= 0, is reported instead of positions in src (a
 	// template scan inside a JSON string reports the string's offset).
 	exceededAt int
+	// invalid counts characters the HCL lexer takes for invalid tokens,
+	// each of which becomes a diagnostic (a file of 10 MB of such bytes
+	// makes 10 million); invalidAt is the offset of the one beyond
+	// MaxInvalid, or -1. Only the top-level HCL scan with a limit counts.
+	invalid, invalidAt int
+	countInvalid       bool
 }
 
 func newScanner(src []byte, max int) *scanner {
-	return &scanner{src: src, max: max, exceeded: -1, exceededAt: -1}
+	return &scanner{src: src, max: max, exceeded: -1, exceededAt: -1, invalidAt: -1}
+}
+
+// invalidChar counts an invalid character at offset at.
+func (s *scanner) invalidChar(at int) {
+	if !s.countInvalid {
+		return
+	}
+	s.invalid++
+	if s.invalid > MaxInvalid && s.invalidAt < 0 {
+		s.invalidAt = at
+	}
 }
 
 func (s *scanner) run(syntax Syntax) {
 	switch syntax {
 	case HCL:
+		s.countInvalid = s.max >= 0
 		if !validUTF8(s.src) {
-			s.deepest, s.exceeded = lexedDepth(s.src, kTop, 0, s.max)
+			if s.countInvalid && s.countBrokenUTF8() {
+				return // binary: refused without lexing it
+			}
+			var invalid int
+			s.deepest, s.exceeded, invalid = lexedDepth(s.src, kTop, 0, s.max)
+			if s.countInvalid && invalid >= 0 {
+				s.invalidAt = invalid
+			}
 			return
 		}
 		s.stack = append(s.stack, frame{kind: kTop})
@@ -63,7 +88,25 @@ func (s *scanner) run(syntax Syntax) {
 	}
 }
 
-func (s *scanner) done() bool { return s.pos >= len(s.src) || (s.exceeded >= 0 && s.max >= 0) }
+func (s *scanner) done() bool {
+	return s.pos >= len(s.src) || (s.exceeded >= 0 && s.max >= 0) || s.invalidAt >= 0
+}
+
+// countBrokenUTF8 counts the bytes of src that are not valid UTF-8 and
+// reports whether there are more than MaxInvalid (setting invalidAt).
+func (s *scanner) countBrokenUTF8() bool {
+	for i := 0; i < len(s.src); {
+		r, size := utf8.DecodeRune(s.src[i:])
+		if r == utf8.RuneError && size == 1 {
+			s.invalidChar(i)
+			if s.invalidAt >= 0 {
+				return true
+			}
+		}
+		i += size
+	}
+	return false
+}
 
 // grow adds n levels opened at byte offset at.
 func (s *scanner) grow(n, at int) {
@@ -187,16 +230,20 @@ func (s *scanner) exprStep() {
 	case c >= '0' && c <= '9':
 		s.pos = s.skipNumber(s.pos)
 	case c < utf8.RuneSelf:
-		if isASCIIIdentStart(c) {
+		switch {
+		case isASCIIIdentStart(c):
 			s.pos = s.skipIdent(s.pos)
-		} else {
-			s.pos++
+			return
+		case c < ' ' && c != '\t' && c != '\r' || c == 0x7f || c == '@' || c == '$' || c == '\\' || c == '`' || c == '\'' || c == ';':
+			s.invalidChar(s.pos)
 		}
+		s.pos++
 	default:
 		r, size := utf8.DecodeRune(s.src[s.pos:])
 		if isIdentStart(r) {
 			s.pos = s.skipIdent(s.pos)
 		} else {
+			s.invalidChar(s.pos)
 			s.pos += size
 		}
 	}

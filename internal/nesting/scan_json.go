@@ -73,7 +73,7 @@ func (s *scanner) scanSub(at int, content []byte, kind frameKind) {
 		return
 	}
 	if !validUTF8(content) {
-		deepest, exceeded := lexedDepth(content, kind, s.depth, s.max)
+		deepest, exceeded, _ := lexedDepth(content, kind, s.depth, s.max)
 		s.deepest = max(s.deepest, deepest)
 		if exceeded >= 0 && s.exceeded < 0 {
 			s.exceeded = at
