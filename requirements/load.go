@@ -58,7 +58,11 @@ func Load(dir string, opts Options) (*Result, hcl.Diagnostics) {
 		diags = append(diags, Check(tree)...)
 	}
 	res, reqDiags := Collect(tree)
-	diags = append(diags, reqDiags...)
+	if !buildDiags.HasErrors() {
+		// OpenTofu stops at a tree that does not build (a module not
+		// installed, a cycle) before it reads provider requirements.
+		diags = append(diags, reqDiags...)
+	}
 	if !rootDiags.HasErrors() {
 		diags = append(diags, collectTestRuns(res, dir, testRunOptions(opts.Config))...)
 	}

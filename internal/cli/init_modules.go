@@ -159,7 +159,9 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 		header = "[reset][bold]Upgrading modules..."
 	}
 	r.view.Event("init_modules", "", "", header)
-	diags = mi.install(ctx, root)
+	// The installer loads the root module once more, so its warnings
+	// count once more, as tofu reports them.
+	diags = append(diags, mi.install(ctx, root)...)
 	if diags.HasErrors() {
 		r.view.Diagnostics(diags)
 		return nil, true
