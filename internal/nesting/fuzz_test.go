@@ -2,8 +2,8 @@ package nesting
 
 import (
 	"bytes"
-	"errors"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"testing"
