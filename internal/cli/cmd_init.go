@@ -99,6 +99,10 @@ type initRun struct {
 	m    *Meta
 	opts initOptions
 	view initView
+	// installedModules is set when the module installer ran: tofu then
+	// builds the tree twice (installing, then loading) and reports the
+	// tree checks' warnings twice.
+	installedModules bool
 }
 
 func (r *initRun) newView() initView {
@@ -148,6 +152,10 @@ func (r *initRun) run(ctx context.Context) int {
 	}
 	reqs, loadDiags := loadRequirements(m, r.opts.testsDir, statePath, varOpts...)
 	diags = withRootWarningsAgain(m, r.opts.testsDir, append(diags, loadDiags...))
+	diags = append(moduleWarnings, diags...)
+	if r.installedModules && !diags.HasErrors() {
+		diags = append(diags, treeCheckWarnings(reqs)...)
+	}
 	if diags.HasErrors() {
 		if hasConfigErrors(diags) {
 			r.view.Message("config_errors", initConfigErrorText, true)
@@ -164,7 +172,6 @@ func (r *initRun) run(ctx context.Context) int {
 		r.view.Diagnostics(append(diags, lockReadFailureDiag(lockDiags)))
 		return 1
 	}
-	diags = append(moduleWarnings, diags...)
 	want := installer.Requirements(reqs.Providers)
 	if d := devOverridesDiag(cfg.DevOverrides()); d != nil {
 		diags = append(diags, d)

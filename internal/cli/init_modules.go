@@ -16,6 +16,7 @@ import (
 	"github.com/tfdeps/tfdeps/internal/modules"
 	"github.com/tfdeps/tfdeps/internal/modules/manifest"
 	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/requirements"
 )
 
 // moduleEvents renders the module installer's progress through the init
@@ -161,6 +162,7 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 	r.view.Event("init_modules", "", "", header)
 	// The installer loads the root module once more, so its warnings
 	// count once more, as tofu reports them.
+	r.installedModules = true
 	diags = append(diags, mi.install(ctx, root)...)
 	if diags.HasErrors() {
 		r.view.Diagnostics(diags)
@@ -212,4 +214,20 @@ func (f manifestFS) ReadFile(name string) ([]byte, error) {
 		name = f.manifest
 	}
 	return f.OSFileSystem.ReadFile(name)
+}
+
+// treeCheckWarnings are the warnings of the checks OpenTofu makes while
+// building a module tree (provider configurations across modules), which
+// it reports once more when init built the tree while installing.
+func treeCheckWarnings(reqs *requirements.Result) hcl.Diagnostics {
+	if reqs == nil || reqs.Tree == nil {
+		return nil
+	}
+	var out hcl.Diagnostics
+	for _, d := range append(requirements.CheckChildModules(reqs.Tree), requirements.Check(reqs.Tree)...) {
+		if d.Severity == hcl.DiagWarning {
+			out = append(out, d)
+		}
+	}
+	return out
 }
