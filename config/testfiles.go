@@ -2,7 +2,9 @@ package config
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -25,6 +27,8 @@ type TestRun struct {
 	Name         string
 	ModuleSource string
 	DeclRange    hcl.Range
+	// ModuleRange is the header of the run's module block (zero without one).
+	ModuleRange hcl.Range
 	// Providers is the run's providers map (nil without one).
 	Providers []PassedProviderConfig
 }
@@ -78,4 +82,14 @@ func (m *Module) TestFileNames() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// TestRunModulePath is the module path under which OpenTofu installs the
+// module of run block run in test file file (modules.md §5.1): "test", the
+// file's path relative to the root split at "/" with ".tftest.hcl" removed
+// (only that suffix, as OpenTofu does), then the run's name. Joined with
+// "." it is the run module's key in modules.json.
+func TestRunModulePath(file, run string) []string {
+	parts := strings.Split(strings.TrimSuffix(filepath.ToSlash(file), ".tftest.hcl"), "/")
+	return append(append([]string{"test"}, parts...), run)
 }

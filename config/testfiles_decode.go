@@ -140,6 +140,7 @@ func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
 			if !d.HasErrors() {
 				module = b
 				run.ModuleSource = source
+				run.ModuleRange = b.DefRange
 			}
 		case "override_resource", "override_data":
 			_, d := decodeOverrideResource(b)

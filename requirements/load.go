@@ -64,7 +64,7 @@ func Load(dir string, opts Options) (*Result, hcl.Diagnostics) {
 		diags = append(diags, reqDiags...)
 	}
 	if !rootDiags.HasErrors() {
-		diags = append(diags, collectTestRuns(res, dir, testRunOptions(opts.Config))...)
+		diags = append(diags, collectTestRuns(res, dir, testRunOptions(opts.Config), opts.LocalModulesFromDisk)...)
 	}
 	if opts.StateFile != "" {
 		st, stDiags := ReadStateFile(opts.StateFile, opts.ReadFile)

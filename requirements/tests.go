@@ -8,6 +8,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/modules/manifest"
 	"github.com/tfdeps/tfdeps/versions"
 )
 
@@ -38,23 +39,38 @@ func (c *collector) addFlat(p addrs.Provider, src Source) {
 }
 
 // collectTestRuns loads the module under test of every run block of the
-// root module's test files that names a local module source, and adds its
+// root module's test files that has a module block, and adds its
 // requirements to res: as a run below its test file, and to the whole-tree
-// result. Other sources are not installed by tfdeps and are left out.
-func collectTestRuns(res *Result, rootDir string, opts []config.Option) hcl.Diagnostics {
+// result. As OpenTofu does, the module is read from where init installed
+// it (modules.json, key test.FILE.RUN); one that is not installed is
+// "Module not installed". With fromDisk (configurations that were never
+// initialised), local sources are read from their directories instead.
+func collectTestRuns(res *Result, rootDir string, opts []config.Option, fromDisk bool) hcl.Diagnostics {
 	if res.Root == nil || res.Tree == nil || res.Tree.Module == nil {
 		return nil
 	}
 	var diags hcl.Diagnostics
+	var installed manifest.Manifest
+	if !fromDisk {
+		m, err := config.ReadManifest(config.ManifestPath(rootDir), opts...)
+		if err != nil {
+			return nil // reported while loading the tree
+		}
+		installed = m
+	}
 	c := &collector{res: res}
 	for _, tf := range res.Root.Tests {
 		for _, run := range res.Tree.Module.Tests[tf.Name].Runs {
-			src := run.ModuleSource
-			if !strings.HasPrefix(src, "./") && !strings.HasPrefix(src, "../") {
+			if run.ModuleSource == "" {
 				continue
 			}
-			dir := filepath.Join(rootDir, filepath.FromSlash(src))
-			tree, rootDiags, buildDiags := config.LoadTreeWith(dir, config.LocalFromDisk(config.NewManifestWalker(nil, dir, opts...), opts...), opts...)
+			dir, d := testRunDir(rootDir, tf.Name, run, installed, fromDisk)
+			diags = append(diags, d...)
+			if dir == "" {
+				continue
+			}
+			prefix := strings.Join(config.TestRunModulePath(tf.Name, run.Name), ".")
+			tree, rootDiags, buildDiags := config.LoadTreeWith(dir, testRunWalker(rootDir, dir, prefix, installed, opts, fromDisk), opts...)
 			diags = append(append(diags, rootDiags...), buildDiags...)
 			sub, subDiags := Collect(tree)
 			diags = append(diags, subDiags...)
@@ -74,6 +90,47 @@ func collectTestRuns(res *Result, rootDir string, opts []config.Option) hcl.Diag
 		}
 	}
 	return diags
+}
+
+// testRunDir is the directory of a run block's module: from the manifest,
+// or (fromDisk) the local source's directory; "" when there is none.
+func testRunDir(rootDir, file string, run *config.TestRun, installed manifest.Manifest, fromDisk bool) (string, hcl.Diagnostics) {
+	if fromDisk {
+		src := run.ModuleSource
+		if !strings.HasPrefix(src, "./") && !strings.HasPrefix(src, "../") {
+			return "", nil
+		}
+		return filepath.Join(rootDir, filepath.FromSlash(src)), nil
+	}
+	rec, ok := installed[strings.Join(config.TestRunModulePath(file, run.Name), ".")]
+	if !ok {
+		return "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Module not installed",
+			Detail:   `This module is not yet installed. Run "tofu init" to install all modules required by this configuration.`,
+			Subject:  run.ModuleRange.Ptr(),
+		}}
+	}
+	if filepath.IsAbs(rec.Dir) {
+		return rec.Dir, nil
+	}
+	return filepath.Join(rootDir, filepath.FromSlash(rec.Dir)), nil
+}
+
+// testRunWalker reads the children of a module under test through the
+// manifest records below its key (prefix), or from disk for configurations
+// never initialised.
+func testRunWalker(rootDir, dir, prefix string, installed manifest.Manifest, opts []config.Option, fromDisk bool) config.ModuleWalker {
+	if fromDisk {
+		return config.LocalFromDisk(config.NewManifestWalker(nil, dir, opts...), opts...)
+	}
+	below := manifest.Manifest{}
+	for key, rec := range installed {
+		if rest, ok := strings.CutPrefix(key, prefix+"."); ok {
+			below[rest] = rec
+		}
+	}
+	return config.NewManifestWalker(below, rootDir, opts...)
 }
 
 // testRunOptions are the loader options for a module under test: the

@@ -83,7 +83,7 @@ terraform {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, diags := loadMap(t, files, Options{Config: []config.Option{config.WithTestsDir(tc.testsDir)}})
+			res, diags := loadMap(t, files, Options{LocalModulesFromDisk: true, Config: []config.Option{config.WithTestsDir(tc.testsDir)}})
 			if diags.HasErrors() {
 				t.Fatalf("unexpected errors: %s", diags.Error())
 			}

@@ -25,7 +25,7 @@ var allowed = map[string][]string{
 	"hashes":                    {},
 	"config":                    {"addrs", "versions", "moduleaddr", "internal/modules/manifest", "internal/nesting"},
 	"lockfile":                  {"addrs", "versions", "hashes", "internal/nesting"},
-	"requirements":              {"addrs", "versions", "config"},
+	"requirements":              {"addrs", "versions", "config", "internal/modules/manifest"},
 	"internal/cliconfig":        {"addrs", "internal/nesting"},
 	"internal/nesting":          {},
 	"internal/registry":         {"addrs", "versions", "hashes", "moduleaddr", "internal/nesting"},

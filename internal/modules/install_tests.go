@@ -1,9 +1,7 @@
 package modules
 
 import (
-	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -26,7 +24,7 @@ func (w *walk) testRuns(root *config.Tree) hcl.Diagnostics {
 			if err != nil {
 				continue
 			}
-			path := append(append([]string{"test"}, testKeyParts(name)...), run.Name)
+			path := config.TestRunModulePath(name, run.Name)
 			call := &config.ModuleCall{Name: run.Name, SourceSet: true, SourceAddr: src.String(), Source: src, DeclRange: run.DeclRange}
 			diags = append(diags, w.subtree(root, path, call, 0)...)
 		}
@@ -55,10 +53,4 @@ func (w *walk) subtree(parent *config.Tree, path []string, call *config.ModuleCa
 		diags = append(diags, w.subtree(t, childPath, mod.ModuleCalls[n], depth+1)...)
 	}
 	return diags
-}
-
-// testKeyParts splits tests/smoke.tftest.hcl into tests, smoke (only
-// .tftest.hcl is removed, as OpenTofu does).
-func testKeyParts(name string) []string {
-	return strings.Split(strings.TrimSuffix(filepath.ToSlash(name), ".tftest.hcl"), "/")
 }

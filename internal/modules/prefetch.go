@@ -61,7 +61,7 @@ func startPrefetch(ctx context.Context, w *walk, root *config.Module) *prefetche
 	for _, name := range root.TestFileNames() {
 		for _, run := range root.Tests[name].Runs {
 			if src, err := moduleaddr.Parse(run.ModuleSource); err == nil && run.ModuleSource != "" {
-				path := append(append([]string{"test"}, testKeyParts(name)...), run.Name)
+				path := config.TestRunModulePath(name, run.Name)
 				p.call(path, ".", &config.ModuleCall{Name: run.Name, Source: src}, false)
 			}
 		}
