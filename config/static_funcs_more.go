@@ -25,6 +25,8 @@ func moreStaticFunctions() map[string]function.Function {
 	return map[string]function.Function{
 		"abspath":      stringFunc(absPath),
 		"alltrue":      boolReduce(true),
+		"nonsensitive": markFunc(false),
+		"sensitive":    markFunc(true),
 		"anytrue":      boolReduce(false),
 		"base64decode": base64DecodeFunc,
 		"base64encode": stringFunc(func(s string) (string, error) { return base64.StdEncoding.EncodeToString([]byte(s)), nil }),
@@ -39,6 +41,23 @@ func moreStaticFunctions() map[string]function.Function {
 		"sha512":       hashFunc(sha512.New),
 		"urlencode":    stringFunc(func(s string) (string, error) { return url.QueryEscape(s), nil }),
 	}
+}
+
+// markFunc is sensitive (mark) or nonsensitive (unmark the value's
+// sensitive mark; its other marks stay).
+func markFunc(mark bool) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowMarked: true, AllowNull: true, AllowUnknown: true, AllowDynamicType: true}},
+		Type:   func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if mark {
+				return args[0].Mark(markSensitive), nil
+			}
+			v, marks := args[0].Unmark()
+			delete(marks, markSensitive)
+			return v.WithMarks(marks), nil
+		},
+	})
 }
 
 // absPath is OpenTofu's abspath: the path made absolute against the
