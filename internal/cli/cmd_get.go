@@ -44,7 +44,7 @@ func runGet(m *Meta, args []string) int {
 	defer stop()
 	view := &plainView{m: m}
 	cfg := loadCLIConfig(m, m.cliConfigOptions())
-	mi := &moduleInstall{m: m, testsDir: testsDir, upgrade: update, view: view, registry: newModuleRegistry(m, cfg), vars: varOpts}
+	mi := &moduleInstall{get: true, m: m, testsDir: testsDir, upgrade: update, view: view, registry: newModuleRegistry(m, cfg), vars: varOpts}
 	root, diags := mi.loadRoot()
 	if diags.HasErrors() {
 		view.Diagnostics(diags)

@@ -83,6 +83,9 @@ func hasModuleCalls(root *config.Module) bool {
 // moduleInstall is what init and get share: read the manifest, load the
 // root module, install.
 type moduleInstall struct {
+	// get is set for tfdeps get: as tofu get, it leaves modules.json as it
+	// was when installation fails (tofu init writes it even then).
+	get      bool
 	m        *Meta
 	testsDir string
 	upgrade  bool
@@ -118,7 +121,9 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module) hcl.D
 		Getters: modules.GetterOptions{HTTPClient: &http.Client{Transport: registry.NewTransport()}},
 		Cache:   cache,
 		Config:  mi.loadOptions(),
-		Events:  moduleEvents{view: mi.view},
+		// Observed with tofu 1.12.6: get writes no manifest after errors.
+		NoManifestOnError: mi.get,
+		Events:            moduleEvents{view: mi.view},
 	})
 	if errors.Is(ctx.Err(), context.Canceled) {
 		diags = append(diags, errorDiag("Module installation canceled", "Module installation was canceled by an interrupt signal."))

@@ -43,12 +43,15 @@ type Options struct {
 	// Config are the options for loading child modules.
 	Config []config.Option
 	Events Events
+	// NoManifestOnError leaves modules.json as it was when installation
+	// has errors (tofu get; tofu init writes it even then).
+	NoManifestOnError bool
 }
 
 // Install installs the module calls of root (loaded from "." with its
 // test files) while building its tree with config.BuildTree (the walk
 // order and cycle check), then writes MODDIR/modules.json, even after
-// errors. It returns the diagnostics in the order they arose; the caller
+// errors unless o.NoManifestOnError. It returns the diagnostics in the order they arose; the caller
 // sorts them.
 func Install(ctx context.Context, root *config.Module, o Options) hcl.Diagnostics {
 	if o.ModsDir == "" {
@@ -70,6 +73,9 @@ func Install(ctx context.Context, root *config.Module, o Options) hcl.Diagnostic
 	}
 	tree, diags := config.BuildTree(root, w, o.Config...)
 	diags = append(diags, w.testRuns(tree)...)
+	if o.NoManifestOnError && diags.HasErrors() {
+		return diags
+	}
 	if err := os.MkdirAll(o.ModsDir, 0o777); err == nil {
 		err = m.Write(path)
 	}
