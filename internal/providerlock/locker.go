@@ -64,6 +64,9 @@ const (
 	// FromLock: the old lock entry already held the package's hashes
 	// (package_fromlock.go).
 	FromLock
+	// FromMirror: the network mirror's VERSION.json listed its hashes
+	// (package_frommirror.go).
+	FromMirror
 )
 
 // PackageResult is the outcome for one provider on one platform.

@@ -107,6 +107,9 @@ func (l *Locker) fetchPackage(ctx context.Context, meta sources.PackageMeta, loc
 			if o, ok := l.fromLock(meta, lock); ok {
 				return o
 			}
+			if o, ok := l.fromMirror(meta); ok {
+				return o
+			}
 		}
 		return l.download(ctx, meta, loc)
 	}
