@@ -32,6 +32,7 @@ import (
 	"gocloud.dev/gcerrors"
 
 	// Drivers selectable by URL scheme.
+	_ "gocloud.dev/blob/azureblob"
 	_ "gocloud.dev/blob/gcsblob"
 	_ "gocloud.dev/blob/memblob"
 	_ "gocloud.dev/blob/s3blob"
