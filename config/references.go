@@ -9,8 +9,9 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// refKind classifies what a reference in an expression points at, as far
-// as configuration decoding needs to know (OpenTofu's addrs.ParseRef).
+// refKind classifies what a reference in an expression points at
+// (OpenTofu's addrs.ParseRef), for both configuration decoding and static
+// evaluation.
 type refKind int
 
 const (
@@ -21,14 +22,27 @@ const (
 	refCount
 	refEach
 	refVariable
+	refLocal
+	refPath
+	refTerraform
+	refModuleOutput
+	refProviderFunction
 )
 
-// reference is one parsed reference: its kind, the name of a count, each
-// or var attribute, or the resource it names.
+// reference is one parsed reference. Root is the first name (var, local,
+// module, data, ...); Name the attribute after it for the single-attribute
+// kinds and module calls; Resource the resource a resource reference names
+// and Key its instance key (cty.NilVal when none). Subject is the
+// referenced object as OpenTofu writes it in messages (aws_instance.x[0],
+// module.a.out, each.key) and Range its source range.
 type reference struct {
 	Kind     refKind
+	Root     string
 	Name     string
 	Resource resourceAddr
+	Key      cty.Value
+	Subject  string
+	Range    hcl.Range
 }
 
 // resourceAddr is a resource's address within its module.
@@ -52,20 +66,22 @@ func invalidRef(detail string, rng hcl.Range) hcl.Diagnostics {
 	return hcl.Diagnostics{errorDiag("Invalid reference", detail, &rng)}
 }
 
+// singleAttrKinds are the kinds of the ROOT.NAME references.
+var singleAttrKinds = map[string]refKind{
+	"count": refCount, "each": refEach, "var": refVariable, "local": refLocal,
+	"path": refPath, "terraform": refTerraform, "tofu": refTerraform,
+}
+
 // parseReference interprets a traversal found in an expression as OpenTofu
-// does. An invalid reference (Kind refInvalid) comes with error diagnostics.
+// does. Errors come with error diagnostics and, except for a malformed
+// ROOT.NAME reference (see singleAttrRef), a reference of kind refInvalid.
 func parseReference(tr hcl.Traversal) (reference, hcl.Diagnostics) {
 	root := tr.RootName()
 	rootRange := tr[0].SourceRange()
+	if kind, ok := singleAttrKinds[root]; ok {
+		return singleAttrRef(tr, kind)
+	}
 	switch root {
-	case "count":
-		return singleAttrRef(tr, refCount)
-	case "each":
-		return singleAttrRef(tr, refEach)
-	case "var":
-		return singleAttrRef(tr, refVariable)
-	case "local", "path", "terraform", "tofu":
-		return singleAttrRef(tr, refOther)
 	case "data", "ephemeral", "resource":
 		if len(tr) < 3 {
 			detail := map[string]string{
@@ -76,29 +92,38 @@ func parseReference(tr hcl.Traversal) (reference, hcl.Diagnostics) {
 			return reference{}, invalidRef(detail, tr.SourceRange())
 		}
 		mode := map[string]ResourceMode{"data": DataResourceMode, "ephemeral": EphemeralResourceMode, "resource": ManagedResourceMode}[root]
-		return resourceRef(mode, tr[1:])
+		return resourceRef(mode, root, rootRange, tr[1:])
 	case "module":
 		return moduleRef(tr)
 	case "self":
-		return reference{Kind: refOther}, nil
+		return reference{Kind: refOther, Root: root, Subject: "self", Range: rootRange}, nil
 	case "template", "lazy", "arg":
 		return reference{}, hcl.Diagnostics{errorDiag("Reserved symbol name", fmt.Sprintf("The symbol name %q is reserved for use in a future OpenTofu version. If you are using a provider that already uses this as a resource type name, add the prefix \"resource.\" to force interpretation as a resource type name.", root), &rootRange)}
 	}
-	return resourceRef(ManagedResourceMode, tr)
+	return resourceRef(ManagedResourceMode, root, rootRange, tr)
 }
 
+// singleAttrRef reads ROOT.NAME. Like OpenTofu, a malformed one is an error
+// that still yields a reference of its kind to ROOT.<empty name> without a
+// source range: static evaluation then tries to resolve it (Undefined
+// variable var.) and replace_triggered_by checks its name.
 func singleAttrRef(tr hcl.Traversal, kind refKind) (reference, hcl.Diagnostics) {
 	root := tr.RootName()
+	rootRange := tr[0].SourceRange()
+	bogus := reference{Kind: kind, Root: root, Subject: root + "."}
 	if len(tr) < 2 {
-		return reference{Kind: kind}, invalidRef(fmt.Sprintf("The %q object cannot be accessed directly. Instead, access one of its attributes.", root), tr[0].SourceRange())
+		return bogus, invalidRef(fmt.Sprintf("The %q object cannot be accessed directly. Instead, access one of its attributes.", root), rootRange)
 	}
-	if attr, ok := tr[1].(hcl.TraverseAttr); ok {
-		return reference{Kind: kind, Name: attr.Name}, nil
+	attr, ok := tr[1].(hcl.TraverseAttr)
+	if !ok {
+		return bogus, invalidRef(fmt.Sprintf("The %q object does not support this operation.", root), tr[1].SourceRange())
 	}
-	return reference{Kind: kind}, invalidRef(fmt.Sprintf("The %q object does not support this operation.", root), tr[1].SourceRange())
+	return reference{Kind: kind, Root: root, Name: attr.Name, Subject: root + "." + attr.Name, Range: hcl.RangeBetween(rootRange, attr.SrcRange)}, nil
 }
 
-func resourceRef(mode ResourceMode, tr hcl.Traversal) (reference, hcl.Diagnostics) {
+// resourceRef reads TYPE.NAME[KEY] (tr starts at TYPE; root and start are
+// the reference's first name and its range, data or ephemeral included).
+func resourceRef(mode ResourceMode, root string, start hcl.Range, tr hcl.Traversal) (reference, hcl.Diagnostics) {
 	if len(tr) < 2 {
 		return reference{}, invalidRef("A reference to a resource type must be followed by at least one attribute access, specifying the resource name.", hcl.RangeBetween(tr[0].SourceRange(), tr[len(tr)-1].SourceRange()))
 	}
@@ -122,7 +147,8 @@ func resourceRef(mode ResourceMode, tr hcl.Traversal) (reference, hcl.Diagnostic
 		}
 		return reference{}, invalidRef(fmt.Sprintf("A reference to %s must be followed by at least one attribute access, specifying the resource name.", what), tr[1].SourceRange())
 	}
-	ref := reference{Kind: refResource, Resource: resourceAddr{Mode: mode, Type: typeName, Name: attr.Name}}
+	addr := resourceAddr{Mode: mode, Type: typeName, Name: attr.Name}
+	ref := reference{Kind: refResource, Root: root, Resource: addr, Subject: addr.String(), Range: hcl.RangeBetween(start, attr.SrcRange)}
 	if len(tr) == 2 {
 		return ref, nil
 	}
@@ -131,10 +157,15 @@ func resourceRef(mode ResourceMode, tr hcl.Traversal) (reference, hcl.Diagnostic
 		if err := checkInstanceKey(idx.Key); err != nil {
 			return reference{}, hcl.Diagnostics{errorDiag("Invalid index key", fmt.Sprintf("Invalid index for resource instance: %s.", err), &idx.SrcRange)}
 		}
+		ref.Key = idx.Key
+		ref.Subject += instanceKey(idx.Key)
+		ref.Range = hcl.RangeBetween(ref.Range, idx.SrcRange)
 	}
 	return ref, nil
 }
 
+// moduleRef reads module.NAME[KEY].OUTPUT; without OUTPUT it is a
+// reference of kind refOther to the module call's instances.
 func moduleRef(tr hcl.Traversal) (reference, hcl.Diagnostics) {
 	ref, diags := singleAttrRef(tr, refOther)
 	if diags.HasErrors() {
@@ -148,12 +179,18 @@ func moduleRef(tr hcl.Traversal) (reference, hcl.Diagnostics) {
 		if err := checkInstanceKey(idx.Key); err != nil {
 			return reference{}, hcl.Diagnostics{errorDiag("Invalid index key", fmt.Sprintf("Invalid index for module instance: %s.", err), &idx.SrcRange)}
 		}
+		ref.Key = idx.Key
+		ref.Subject += instanceKey(idx.Key)
+		ref.Range = hcl.RangeBetween(ref.Range, idx.SrcRange)
 		remain = remain[1:]
 		if len(remain) == 0 {
 			return ref, nil
 		}
 	}
-	if _, ok := remain[0].(hcl.TraverseAttr); ok {
+	if attr, ok := remain[0].(hcl.TraverseAttr); ok {
+		ref.Kind = refModuleOutput
+		ref.Subject += "." + attr.Name
+		ref.Range = hcl.RangeBetween(ref.Range, attr.SrcRange)
 		return ref, nil
 	}
 	return reference{}, invalidRef("Module instance objects do not support this operation.", remain[0].SourceRange())
@@ -175,4 +212,21 @@ func checkInstanceKey(key cty.Value) error {
 		return fmt.Errorf("value must be a whole number, between %d and %d", math.MinInt64, math.MaxInt64)
 	}
 	return fmt.Errorf("either a string or an integer is required")
+}
+
+// instanceKey writes an index key as OpenTofu's instance addresses do.
+func instanceKey(key cty.Value) string {
+	if !key.IsKnown() || key.IsNull() {
+		return "[?]"
+	}
+	switch key.Type() {
+	case cty.String:
+		return fmt.Sprintf("[%q]", key.AsString())
+	case cty.Number:
+		bf := key.AsBigFloat()
+		if i, acc := bf.Int64(); acc == 0 {
+			return fmt.Sprintf("[%d]", i)
+		}
+	}
+	return "[?]"
 }

@@ -151,21 +151,21 @@ func (s staticScope) evalExpr(expr hcl.Expression) (cty.Value, hcl.Diagnostics) 
 
 // resolve puts the values of refs into ctx: var, local, path, terraform
 // and tofu objects holding the referenced attributes.
-func (s staticScope) resolve(refs []staticRef, ctx *hcl.EvalContext) hcl.Diagnostics {
+func (s staticScope) resolve(refs []reference, ctx *hcl.EvalContext) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	objects := map[string]map[string]cty.Value{}
 	for _, r := range refs {
 		var val cty.Value
 		var d hcl.Diagnostics
-		switch r.kind {
-		case refVar:
-			val, d = s.variable(r.name, r.rng)
+		switch r.Kind {
+		case refVariable:
+			val, d = s.variable(r.Name, r.Range)
 		case refLocal:
-			val, d = s.local(r.name, r.rng)
+			val, d = s.local(r.Name, r.Range)
 		case refPath:
-			val, d = s.pathAttr(r.name, r.rng)
+			val, d = s.pathAttr(r.Name, r.Range)
 		case refTerraform:
-			val, d = s.terraformAttr(r.name, r.rng)
+			val, d = s.terraformAttr(r.Name, r.Range)
 		default:
 			continue
 		}
@@ -173,10 +173,10 @@ func (s staticScope) resolve(refs []staticRef, ctx *hcl.EvalContext) hcl.Diagnos
 		if val == cty.NilVal {
 			val = cty.DynamicVal
 		}
-		if objects[r.root] == nil {
-			objects[r.root] = map[string]cty.Value{}
+		if objects[r.Root] == nil {
+			objects[r.Root] = map[string]cty.Value{}
 		}
-		objects[r.root][r.name] = val
+		objects[r.Root][r.Name] = val
 	}
 	for root, attrs := range objects {
 		ctx.Variables[root] = cty.ObjectVal(attrs)
