@@ -73,26 +73,32 @@ func endpoint(base *url.URL, segments ...string) *url.URL {
 
 // ListVersions asks the provider's origin registry which versions exist.
 func (c *Client) ListVersions(ctx context.Context, p addrs.Provider) (*VersionsResponse, error) {
+	out, _, err := c.listVersions(ctx, p)
+	return out, err
+}
+
+// listVersions is ListVersions, also returning the answer's body.
+func (c *Client) listVersions(ctx context.Context, p addrs.Provider) (*VersionsResponse, []byte, error) {
 	base, err := c.providersBase(ctx, p.Hostname)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	resp, haveCreds, err := c.getMetadata(ctx, p, endpoint(base, p.Namespace, p.Type, "versions"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	switch resp.status {
 	case http.StatusOK:
 	case http.StatusNotFound:
-		return nil, &ProviderUnknownError{Provider: p}
+		return nil, nil, &ProviderUnknownError{Provider: p}
 	default:
-		return nil, statusError(p, resp, haveCreds)
+		return nil, nil, statusError(p, resp, haveCreds)
 	}
 	out, err := DecodeVersions(resp.body)
 	if err != nil {
-		return nil, &QueryError{Provider: p, Err: err}
+		return nil, nil, &QueryError{Provider: p, Err: err}
 	}
-	return out, nil
+	return out, resp.body, nil
 }
 
 // LegacyNamespace asks the registry of p's host where the legacy provider

@@ -3,7 +3,6 @@ package registry
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/versions"
@@ -20,24 +19,9 @@ type VersionPlatforms struct {
 // ListVersionPlatforms is ListVersions keeping each version's platforms
 // (invalid platform entries are skipped). Errors are ListVersions' errors.
 func (c *Client) ListVersionPlatforms(ctx context.Context, p addrs.Provider) (*VersionPlatforms, error) {
-	base, err := c.providersBase(ctx, p.Hostname)
+	list, body, err := c.listVersions(ctx, p)
 	if err != nil {
 		return nil, err
-	}
-	resp, haveCreds, err := c.getMetadata(ctx, p, endpoint(base, p.Namespace, p.Type, "versions"))
-	if err != nil {
-		return nil, err
-	}
-	switch resp.status {
-	case http.StatusOK:
-	case http.StatusNotFound:
-		return nil, &ProviderUnknownError{Provider: p}
-	default:
-		return nil, statusError(p, resp, haveCreds)
-	}
-	list, err := DecodeVersions(resp.body)
-	if err != nil {
-		return nil, &QueryError{Provider: p, Err: err}
 	}
 	var doc struct {
 		Versions []struct {
@@ -48,7 +32,7 @@ func (c *Client) ListVersionPlatforms(ctx context.Context, p addrs.Provider) (*V
 			} `json:"platforms"`
 		} `json:"versions"`
 	}
-	if err := json.Unmarshal(resp.body, &doc); err != nil {
+	if err := json.Unmarshal(body, &doc); err != nil {
 		return nil, &QueryError{Provider: p, Err: err}
 	}
 	out := &VersionPlatforms{VersionsResponse: list, Platforms: map[versions.Version][]addrs.Platform{}}
