@@ -154,12 +154,7 @@ func resourceRef(mode ResourceMode, root string, start hcl.Range, tr hcl.Travers
 	}
 	ref.Kind = refResourceInstance
 	if idx, ok := tr[2].(hcl.TraverseIndex); ok {
-		if err := checkInstanceKey(idx.Key); err != nil {
-			return reference{}, hcl.Diagnostics{errorDiag("Invalid index key", fmt.Sprintf("Invalid index for resource instance: %s.", err), &idx.SrcRange)}
-		}
-		ref.Key = idx.Key
-		ref.Subject += instanceKey(idx.Key)
-		ref.Range = hcl.RangeBetween(ref.Range, idx.SrcRange)
+		return ref.withKey(idx, "resource instance")
 	}
 	return ref, nil
 }
@@ -176,12 +171,9 @@ func moduleRef(tr hcl.Traversal) (reference, hcl.Diagnostics) {
 		return ref, nil
 	}
 	if idx, ok := remain[0].(hcl.TraverseIndex); ok {
-		if err := checkInstanceKey(idx.Key); err != nil {
-			return reference{}, hcl.Diagnostics{errorDiag("Invalid index key", fmt.Sprintf("Invalid index for module instance: %s.", err), &idx.SrcRange)}
+		if ref, diags = ref.withKey(idx, "module instance"); diags.HasErrors() {
+			return ref, diags
 		}
-		ref.Key = idx.Key
-		ref.Subject += instanceKey(idx.Key)
-		ref.Range = hcl.RangeBetween(ref.Range, idx.SrcRange)
 		remain = remain[1:]
 		if len(remain) == 0 {
 			return ref, nil
@@ -194,6 +186,18 @@ func moduleRef(tr hcl.Traversal) (reference, hcl.Diagnostics) {
 		return ref, nil
 	}
 	return reference{}, invalidRef("Module instance objects do not support this operation.", remain[0].SourceRange())
+}
+
+// withKey is ref with the instance key idx, or an Invalid index key error
+// (what is "resource instance" or "module instance") and no reference.
+func (ref reference) withKey(idx hcl.TraverseIndex, what string) (reference, hcl.Diagnostics) {
+	if err := checkInstanceKey(idx.Key); err != nil {
+		return reference{}, hcl.Diagnostics{errorDiag("Invalid index key", fmt.Sprintf("Invalid index for %s: %s.", what, err), &idx.SrcRange)}
+	}
+	ref.Key = idx.Key
+	ref.Subject += instanceKey(idx.Key)
+	ref.Range = hcl.RangeBetween(ref.Range, idx.SrcRange)
+	return ref, nil
 }
 
 // checkInstanceKey is OpenTofu's ParseInstanceKey: a string, or a whole

@@ -284,13 +284,7 @@ func (r *Resource) Config() *Body {
 
 // Key is TYPE.NAME (data.TYPE.NAME for data sources).
 func (r *Resource) Key() string {
-	switch r.Mode {
-	case DataResourceMode:
-		return "data." + r.Type + "." + r.Name
-	case EphemeralResourceMode:
-		return "ephemeral." + r.Type + "." + r.Name
-	}
-	return r.Type + "." + r.Name
+	return resourceAddr{Mode: r.Mode, Type: r.Type, Name: r.Name}.String()
 }
 
 // ManagedResource holds what only managed resources have.
