@@ -257,23 +257,3 @@ func countCombination(attrs []*hcl.Attribute, detail string) *hcl.Diagnostic {
 	rng := hcl.RangeBetween(first.NameRange, last.NameRange)
 	return errorDiag("Invalid combination of "+joined, fmt.Sprintf(detail, joined), &rng)
 }
-
-// isConstantExpr reports whether expr refers to nothing and calls no
-// function, so that it can be evaluated while decoding.
-func isConstantExpr(expr hcl.Expression) bool {
-	if len(expr.Variables()) > 0 {
-		return false
-	}
-	syn, ok := expr.(hclsyntax.Expression)
-	if !ok {
-		return true
-	}
-	calls := false
-	hclsyntax.VisitAll(syn, func(n hclsyntax.Node) hcl.Diagnostics {
-		if _, ok := n.(*hclsyntax.FunctionCallExpr); ok {
-			calls = true
-		}
-		return nil
-	})
-	return !calls
-}

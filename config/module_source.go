@@ -53,15 +53,6 @@ func sourceDiagnostic(err error, hasVersion bool, subject *hcl.Range) *hcl.Diagn
 	return errorDiag("Invalid module source address", fmt.Sprintf("Failed to parse module source address: %s.", err), subject)
 }
 
-// ParseModuleSource returns the canonical form of a module source string
-// (moduleaddr.Parse's String()), or raw itself when it does not parse.
-func ParseModuleSource(raw string) string {
-	if src, err := moduleaddr.Parse(raw); err == nil {
-		return src.String()
-	}
-	return raw
-}
-
 // IsLocalModuleSource reports whether a module source is a local path
 // ("./", "../", ".\", "..\").
 func IsLocalModuleSource(raw string) bool { return moduleaddr.IsLocal(raw) }
