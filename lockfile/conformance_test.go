@@ -158,7 +158,7 @@ func TestConformanceRoundtrip(t *testing.T) {
 		t.Run(d.Name()+"/writer_input", func(t *testing.T) {
 			locks := New()
 			for _, in := range want.WriterInput {
-				addr, err := OpenTofu.ParseProvider(in.Provider)
+				addr, err := ParseProvider(OpenTofu, in.Provider)
 				if err != nil {
 					t.Fatal(err)
 				}

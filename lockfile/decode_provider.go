@@ -46,7 +46,7 @@ func decodeProviderLabel(block *hcl.Block, flavour Flavour) (addrs.Provider, hcl
 			Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: subject,
 		}}
 	}
-	addr, err := flavour.ParseProvider(raw)
+	addr, err := ParseProvider(flavour, raw)
 	switch {
 	case err != nil:
 		return fail("Invalid provider source address",

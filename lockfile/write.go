@@ -18,7 +18,7 @@ func (l *Locks) Bytes(flavour Flavour) []byte {
 	f := hclwrite.NewEmptyFile()
 	body := f.Body()
 	body.AppendUnstructuredTokens(hclwrite.Tokens{
-		{Type: hclsyntax.TokenComment, Bytes: []byte(flavour.header())},
+		{Type: hclsyntax.TokenComment, Bytes: []byte(header(flavour))},
 	})
 	for _, p := range l.Providers() {
 		body.AppendNewline()

@@ -62,7 +62,7 @@ func TestWriteFileFailure(t *testing.T) {
 
 func TestTerraformFlavour(t *testing.T) {
 	l := New()
-	addr, err := Terraform.ParseProvider("hashicorp/aws")
+	addr, err := ParseProvider(Terraform, "hashicorp/aws")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,9 +86,9 @@ provider "registry.terraform.io/hashicorp/aws" {
 		t.Errorf("Terraform read diagnostics = %v, want detail %q", diags, wantDetail)
 	}
 	for _, s := range []string{"example.com/a/b", "registry.opentofu.org/hashicorp/aws"} {
-		p, err := Terraform.ParseProvider(s)
+		p, err := ParseProvider(Terraform, s)
 		if err != nil || p.String() != s {
-			t.Errorf("Terraform.ParseProvider(%q) = %s, %v", s, p, err)
+			t.Errorf("ParseProvider(Terraform, %q) = %s, %v", s, p, err)
 		}
 	}
 	if h := Terraform.DefaultHost(); h != "registry.terraform.io" {
