@@ -18,25 +18,27 @@ const module = "github.com/tfdeps/tfdeps"
 // allowed lists, for each package of the module, the module packages it may
 // import. A package not listed here may import only what "*" allows.
 var allowed = map[string][]string{
-	"addrs":                     {},
-	"moduleaddr":                {},
+	"flavour":                   {},
+	"addrs":                     {"flavour"},
+	"moduleaddr":                {"flavour"},
 	"internal/modules/manifest": {"moduleaddr"},
 	"versions":                  {},
 	"hashes":                    {},
-	"config":                    {"addrs", "versions", "moduleaddr", "internal/modules/manifest", "internal/nesting"},
-	"lockfile":                  {"addrs", "versions", "hashes", "internal/nesting"},
-	"requirements":              {"addrs", "versions", "config", "internal/modules/manifest"},
-	"internal/cliconfig":        {"addrs", "internal/nesting"},
+	"config":                    {"flavour", "addrs", "versions", "moduleaddr", "internal/modules/manifest", "internal/nesting"},
+	"lockfile":                  {"flavour", "addrs", "versions", "hashes", "internal/nesting"},
+	"requirements":              {"flavour", "addrs", "versions", "config", "internal/modules/manifest"},
+	"internal/cliconfig":        {"flavour", "addrs", "internal/nesting"},
 	"internal/nesting":          {},
-	"internal/registry":         {"addrs", "versions", "hashes", "moduleaddr", "internal/nesting"},
-	"internal/registrytest":     {"addrs", "versions", "hashes", "moduleaddr"},
-	"internal/sources":          {"addrs", "versions", "hashes", "internal/registry", "internal/cliconfig", "internal/nesting"},
-	"internal/installer":        {"addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig"},
-	"internal/mirror":           {"addrs", "versions", "hashes", "internal/sources", "internal/registry"},
-	"internal/modules":          {"addrs", "versions", "moduleaddr", "config", "internal/modules/manifest", "internal/registry"},
+	"internal/registry":         {"flavour", "addrs", "versions", "hashes", "moduleaddr", "internal/nesting"},
+	"internal/registrytest":     {"flavour", "addrs", "versions", "hashes", "moduleaddr"},
+	"internal/sources":          {"flavour", "addrs", "versions", "hashes", "internal/registry", "internal/cliconfig", "internal/nesting"},
+	"internal/installer":        {"flavour", "addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig"},
+	"internal/mirror":           {"flavour", "addrs", "versions", "hashes", "internal/sources", "internal/registry"},
+	"internal/modules":          {"flavour", "addrs", "versions", "moduleaddr", "config", "internal/modules/manifest", "internal/registry"},
 	"internal/serve/storage":    {},
-	"internal/serve":            {"addrs", "versions", "hashes", "internal/sources", "internal/registry", "internal/serve/storage"},
-	"internal/providerlock":     {"addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig", "internal/installer"},
+	// every library may take the flavour it emulates (package flavour is a leaf)
+	"internal/serve":        {"flavour", "addrs", "versions", "hashes", "internal/sources", "internal/registry", "internal/serve/storage"},
+	"internal/providerlock": {"flavour", "addrs", "versions", "hashes", "lockfile", "internal/sources", "internal/registry", "internal/cliconfig", "internal/installer"},
 }
 
 // anyModulePackage marks packages that may import every package of the module.
