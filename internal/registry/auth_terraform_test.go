@@ -168,9 +168,9 @@ func TestAuthenticateTerraformSignatureErrorType(t *testing.T) {
 	}
 }
 
-// TestAuthenticateTerraformHashes: Terraform reads no packages map, even
-// when the registry serves one, and trusts every SHA256SUMS hash once the
-// signature verifies.
+// TestAuthenticateTerraformHashes: Terraform's authentication does not use
+// the packages map, even when the registry serves one, and trusts every
+// SHA256SUMS hash once the signature verifies.
 func TestAuthenticateTerraformHashes(t *testing.T) {
 	opts := terraformOptions(registrytest.TestKey, false)
 	opts.TerraformStyle = false // an OpenTofu-style answer, packages map included
@@ -179,8 +179,8 @@ func TestAuthenticateTerraformHashes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if meta.Packages != nil {
-		t.Errorf("packages map read: %v", meta.Packages)
+	if len(meta.Packages) != len(registrytest.DefaultPlatforms()) {
+		t.Errorf("packages map not kept for sparing downloads: %v", meta.Packages)
 	}
 	key := srv.KeyIDOf(registrytest.TestKey)
 	want := map[hashes.Hash]Disposition{}
@@ -235,10 +235,11 @@ func TestDecodePackageTerraform(t *testing.T) {
 	}
 	const sum = "84d89877f0d4041efb6bf91a16f0248f2fd573e6af05c19f96bedb9f882f7882"
 	tests := []struct {
-		name    string
-		flavour flavour.Flavour
-		body    []byte
-		want    string
+		name     string
+		flavour  flavour.Flavour
+		body     []byte
+		want     string
+		packages int // platforms in the decoded packages map
 	}{
 		{name: "short shasum, OpenTofu", flavour: flavour.OpenTofu, body: body("abc", ""),
 			want: `registry response includes invalid SHA256 hash "abc": %!w(<nil>)`},
@@ -246,8 +247,12 @@ func TestDecodePackageTerraform(t *testing.T) {
 			want: `registry response includes invalid SHA256 hash "abc": %!s(<nil>)`},
 		{name: "invalid packages map, OpenTofu", flavour: flavour.OpenTofu, body: body(sum, `,"packages":{"nope":{}}`),
 			want: `registry response includes invalid package platform "nope": must be two words separated by an underscore`},
-		{name: "invalid packages map, Terraform ignores it", flavour: flavour.Terraform, body: body(sum, `,"packages":{"nope":{}}`),
+		{name: "invalid packages map, Terraform drops it", flavour: flavour.Terraform, body: body(sum, `,"packages":{"nope":{}}`),
 			want: "<nil>"},
+		{name: "invalid package hash, Terraform drops the map", flavour: flavour.Terraform, body: body(sum, `,"packages":{"linux_amd64":{"hashes":["x"]}}`),
+			want: "<nil>"},
+		{name: "valid packages map, Terraform keeps it", flavour: flavour.Terraform, body: body(sum, `,"packages":{"linux_amd64":{"hashes":["zh:`+sum+`"],"package_size":1}}`),
+			want: "<nil>", packages: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -258,7 +263,7 @@ func TestDecodePackageTerraform(t *testing.T) {
 			if err != nil {
 				return
 			}
-			if meta.Flavour != tt.flavour || meta.Packages != nil {
+			if meta.Flavour != tt.flavour || len(meta.Packages) != tt.packages {
 				t.Errorf("flavour %v, packages %v", meta.Flavour, meta.Packages)
 			}
 			want := []SigningKey{{KeyID: "A", ASCIIArmor: "x", TrustSignature: "y"}}

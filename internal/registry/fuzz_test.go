@@ -53,9 +53,6 @@ func checkDecodedPackage(t *testing.T, fl flavour.Flavour, body []byte, base *ur
 		}
 		return
 	}
-	if fl == flavour.Terraform && meta.Packages != nil {
-		t.Fatal("the Terraform flavour read a packages map")
-	}
 	for _, u := range []*url.URL{meta.DownloadURL, meta.sumsURL, meta.sigURL} {
 		if u.Scheme != "http" && u.Scheme != "https" {
 			t.Fatalf("accepted URL %s", u)

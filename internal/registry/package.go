@@ -95,9 +95,12 @@ func queryf(format string, args ...any) error { return queryInner{fmt.Errorf(for
 // OpenTofu reports as "could not query provider registry", and with a
 // plain error for the others. SHA256SUMS and the signature are not fetched.
 //
-// For the Terraform flavour the "packages" map is neither read nor
-// validated (Terraform does not know it), and a shasum of the wrong length
-// gets Terraform's text.
+// For the Terraform flavour a "packages" map that does not validate is
+// dropped instead of rejected (Terraform does not know the map), and a
+// shasum of the wrong length gets Terraform's text. A valid map is kept:
+// Terraform's authentication does not use it, but tfdeps may still spare
+// a download with it where OpenTofu's flavour would (see the installer's
+// and providerlock's uses of PackageMeta.Packages).
 func DecodePackage(f flavour.Flavour, body []byte, responseURL *url.URL, platform addrs.Platform) (*PackageMeta, error) {
 	var doc packageDoc
 	if err := checkResponseNesting(body); err != nil {
@@ -117,10 +120,11 @@ func DecodePackage(f flavour.Flavour, body []byte, responseURL *url.URL, platfor
 	if meta.DownloadURL, err = responseRelativeURL(responseURL, doc.DownloadURL, "download URL"); err != nil {
 		return nil, err
 	}
-	if f != flavour.Terraform {
-		if meta.Packages, err = decodePackagesMap(doc); err != nil {
+	if meta.Packages, err = decodePackagesMap(doc); err != nil {
+		if f != flavour.Terraform {
 			return nil, err
 		}
+		meta.Packages = nil // Terraform never reads it, so never rejects it
 	}
 	if meta.SHA256, err = decodeShasum(f, doc.Shasum); err != nil {
 		return nil, err
