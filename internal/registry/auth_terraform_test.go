@@ -251,6 +251,10 @@ func TestDecodePackageTerraform(t *testing.T) {
 			want: "<nil>"},
 		{name: "invalid package hash, Terraform drops the map", flavour: flavour.Terraform, body: body(sum, `,"packages":{"linux_amd64":{"hashes":["x"]}}`),
 			want: "<nil>"},
+		{name: "trailing data, OpenTofu", flavour: flavour.OpenTofu, body: append(body(sum, ""), " x"...),
+			want: "invalid character 'x' after top-level value"},
+		{name: "trailing data, Terraform reads the first value", flavour: flavour.Terraform, body: append(body(sum, ""), " x"...),
+			want: "<nil>"},
 		{name: "valid packages map, Terraform keeps it", flavour: flavour.Terraform, body: body(sum, `,"packages":{"linux_amd64":{"hashes":["zh:`+sum+`"],"package_size":1}}`),
 			want: "<nil>", packages: 1},
 	}
@@ -295,5 +299,37 @@ func TestTerraformSummary(t *testing.T) {
 				t.Errorf("TerraformSummary() = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestTerraformRetryTexts: a metadata request whose retries are exhausted
+// fails with Terraform's words, naming only the host for a status.
+func TestTerraformRetryTexts(t *testing.T) {
+	const path = "/v1/providers/acme/widget/versions"
+	tests := []struct {
+		name  string
+		env   testEnv
+		fault registrytest.Fault
+		want  string
+	}{
+		{name: "status", fault: registrytest.Fault{Kind: registrytest.Status},
+			want: "could not query provider registry for registry.example.com/acme/widget: the request failed after 2 attempts, please try again later: 500 Internal Server Error returned from ADDR"},
+		{name: "dropped connection", fault: registrytest.Fault{Kind: registrytest.Drop},
+			want: `could not query provider registry for registry.example.com/acme/widget: the request failed after 2 attempts, please try again later: Get "https://ADDR` + path + `": EOF`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := registrytest.New(t, fakeOptions())
+			srv.Inject(registrytest.Versions, tt.fault)
+			c, _ := testClient(t, srv, testEnv{}, func(s *Settings) { s.Flavour = flavour.Terraform })
+			_, err := c.ListVersions(ctx(t), mustProvider(t, exampleHost+"/acme/widget"))
+			if diff := cmp.Diff(tt.want, withAddr(srv, errText(err))); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+		})
+	}
+	single := &RequestError{Attempts: 1, Detail: "x", Terraform: true}
+	if got, want := single.Error(), "the request failed, please try again later: x"; got != want {
+		t.Errorf("one attempt: %q, want %q", got, want)
 	}
 }

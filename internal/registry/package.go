@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -106,7 +107,7 @@ func DecodePackage(f flavour.Flavour, body []byte, responseURL *url.URL, platfor
 	if err := checkResponseNesting(body); err != nil {
 		return nil, queryInner{err}
 	}
-	if err := json.Unmarshal(body, &doc); err != nil {
+	if err := decodeJSON(f, body, &doc); err != nil {
 		return nil, queryInner{err}
 	}
 	if err := checkProtocols(doc.Protocols); err != nil {
@@ -139,6 +140,15 @@ func DecodePackage(f flavour.Flavour, body []byte, responseURL *url.URL, platfor
 		meta.SigningKeys = append(meta.SigningKeys, SigningKey{KeyID: k.KeyID, ASCIIArmor: k.ASCIIArmor, TrustSignature: k.TrustSignature})
 	}
 	return meta, nil
+}
+
+// decodeJSON decodes a response body: all of it for OpenTofu, its first
+// JSON value for Terraform (which reads the body as a stream).
+func decodeJSON(f flavour.Flavour, body []byte, v any) error {
+	if f == flavour.Terraform {
+		return json.NewDecoder(bytes.NewReader(body)).Decode(v)
+	}
+	return json.Unmarshal(body, v)
 }
 
 // IsProtocolUnsupported reports whether DecodePackage rejected the
