@@ -17,21 +17,26 @@ const terraformSigningNotice = "Partner and community providers are signed by th
 
 // terraformInstalledTexts returns Terraform's line for a fresh install: the
 // human text (its key ID coloured when color is set) and the JSON view's
-// message. The key ID is shown only for partner and self-signed packages;
-// the JSON form joins it to the summary without a separator, as Terraform
-// 1.15 does.
+// message.
 func terraformInstalledTexts(p addrs.Provider, v versions.Version, auth *registry.AuthResult, color bool) (human, machine string) {
-	var humanKey, jsonKey string
+	humanAuth, jsonAuth := terraformAuthTexts(auth, color)
+	human = fmt.Sprintf("- Installed %s v%s (%s)", p.ForDisplay(), v, humanAuth)
+	machine = fmt.Sprintf("Installed provider version: %s v%s (%s)", p.ForDisplay(), v, jsonAuth)
+	return human, machine
+}
+
+// terraformAuthTexts returns how Terraform words an authentication result
+// inside its parentheses (init, providers lock): the summary, followed
+// for partner and self-signed packages by the key ID. The human form
+// colours the key ID on its own (so its final reset comes before the
+// closing parenthesis); the JSON form joins "key_id: ID" to the summary
+// without a separator, as Terraform 1.15 does.
+func terraformAuthTexts(auth *registry.AuthResult, color bool) (human, machine string) {
+	human, machine = auth.TerraformSummary(), auth.TerraformSummary()
 	if auth.ThirdPartySigned() && auth.SignerKeyID != "" {
-		// Terraform colours the key ID part on its own (so its final reset
-		// comes before the closing parenthesis), then the line, which has
-		// no markup left.
-		humanKey = colorize(fmt.Sprintf(", key ID [reset][bold]%s[reset]", auth.SignerKeyID), color)
-		jsonKey = "key_id: " + auth.SignerKeyID
+		human += colorize(fmt.Sprintf(", key ID [reset][bold]%s[reset]", auth.SignerKeyID), color)
+		machine += "key_id: " + auth.SignerKeyID
 	}
-	summary := auth.TerraformSummary()
-	human = fmt.Sprintf("- Installed %s v%s (%s%s)", p.ForDisplay(), v, summary, humanKey)
-	machine = fmt.Sprintf("Installed provider version: %s v%s (%s%s)", p.ForDisplay(), v, summary, jsonKey)
 	return human, machine
 }
 
