@@ -37,7 +37,8 @@ var referenceSigners = map[string]registrytest.Key{
 // ($TFDEPS_REFERENCE_TERRAFORM) init, in text and JSON, against the fake
 // registry serving Terraform-style responses as registry.terraform.io, and
 // checks that tfdeps' Terraform flavour authenticates the same packages
-// and words each result and error as Terraform prints it.
+// and words each result and error as Terraform prints it (text with and
+// without colour, and JSON).
 func TestReferenceTerraformSignatures(t *testing.T) {
 	tf := os.Getenv("TFDEPS_REFERENCE_TERRAFORM")
 	if tf == "" {
@@ -69,10 +70,14 @@ func TestReferenceTerraformSignatures(t *testing.T) {
 
 	textOut, textErr := runTerraformInit(t, tf, home, sa, cfg.String(), "-no-color")
 	jsonOut, _ := runTerraformInit(t, tf, home, sa, cfg.String(), "-json")
+	colorOut, _ := runTerraformInit(t, tf, home, sa, cfg.String())
 
-	wantText, wantJSON := tfdepsTerraformLines(t, sa, names)
+	wantText, wantJSON, wantColor := tfdepsTerraformLines(t, sa, names)
+	if diff := cmp.Diff(wantColor, sortedCopy(grepLines(colorOut, "- Installed "))); diff != "" {
+		t.Errorf("coloured lines (-tfdeps +terraform):\n%s", diff)
+	}
 	gotText := grepLines(textOut, "- Installed ")
-	gotText = append(gotText, grepLines(textErr, "Error while installing ")...)
+	gotText = append(gotText, grepLines(unwrapParagraphs(textErr), "Error while installing ")...)
 	if diff := cmp.Diff(wantText, sortedCopy(gotText)); diff != "" {
 		t.Errorf("text lines (-tfdeps +terraform):\n%s\nterraform stdout:\n%s\nstderr:\n%s", diff, textOut, textErr)
 	}
@@ -120,7 +125,7 @@ func runTerraformInit(t *testing.T, tf, home string, sa *registrytest.Standalone
 // flavour (HashiCorp's real keys, as the reference binary) and returns the
 // text lines and JSON messages tfdeps prints for them, sorted; "NOTICE"
 // stands for the partner-and-community note when one is due.
-func tfdepsTerraformLines(t *testing.T, sa *registrytest.Standalone, names []string) (text, jsonMsgs []string) {
+func tfdepsTerraformLines(t *testing.T, sa *registrytest.Standalone, names []string) (text, jsonMsgs, colored []string) {
 	t.Helper()
 	client := registry.New(registry.Settings{
 		Transport:    sa.Transport(),
@@ -154,19 +159,32 @@ func tfdepsTerraformLines(t *testing.T, sa *registrytest.Standalone, names []str
 		a.Remove()
 		human, machine := terraformInstalledTexts(p, v, res, false)
 		text = append(text, terraformDisplay(human))
+		human, _ = terraformInstalledTexts(p, v, res, true)
+		colored = append(colored, terraformDisplay(human))
 		jsonMsgs = append(jsonMsgs, terraformDisplay(machine))
 		notice = notice || res.ThirdPartySigned()
 	}
 	if notice {
 		jsonMsgs = append(jsonMsgs, "NOTICE")
 	}
-	return sortedCopy(text), sortedCopy(jsonMsgs)
+	return sortedCopy(text), sortedCopy(jsonMsgs), sortedCopy(colored)
 }
 
 // terraformDisplay drops the registry.terraform.io/ prefix that provider
 // addresses keep in ForDisplay until the address display knows the
 // flavour (Terraform omits its own default host).
 func terraformDisplay(s string) string { return strings.ReplaceAll(s, "registry.terraform.io/", "") }
+
+// unwrapParagraphs undoes Terraform's word wrapping of diagnostic texts
+// (at 78 columns without a terminal): the lines of each paragraph are
+// joined with spaces.
+func unwrapParagraphs(s string) string {
+	paras := strings.Split(s, "\n\n")
+	for i, p := range paras {
+		paras[i] = strings.ReplaceAll(p, "\n", " ")
+	}
+	return strings.Join(paras, "\n")
+}
 
 func grepLines(s, prefix string) []string {
 	var out []string
