@@ -227,3 +227,42 @@ func sortedCopy(ss []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestReferenceTerraformSignatureFaults: for a bad signature, a tampered
+// checksum list and a tampered archive, tfdeps' Terraform flavour fails
+// with the error terraform init prints.
+func TestReferenceTerraformSignatureFaults(t *testing.T) {
+	tf := os.Getenv("TFDEPS_REFERENCE_TERRAFORM")
+	if tf == "" {
+		t.Skip("TFDEPS_REFERENCE_TERRAFORM is not set")
+	}
+	tests := []struct {
+		name     string
+		endpoint registrytest.Endpoint
+		kind     registrytest.FaultKind
+	}{
+		{"bad signature", registrytest.Signature, registrytest.BadSignature},
+		{"tampered checksum list", registrytest.SHA256SUMS, registrytest.Tamper},
+		{"tampered archive", registrytest.Archive, registrytest.Tamper},
+	}
+	const mainTF = "terraform {\n  required_providers {\n    community = { source = \"acme/community\" }\n  }\n}\n"
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			sa, err := registrytest.StartStandalone(home, registrytest.Options{TerraformStyle: true, Providers: []registrytest.Provider{{
+				Namespace: "acme", Type: "community", Versions: []registrytest.Version{{Version: "1.0.0"}},
+			}}}, "registry.terraform.io")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(sa.Close)
+			sa.Inject(tt.endpoint, registrytest.Fault{Kind: tt.kind})
+			_, stderr := runTerraformInit(t, tf, home, sa, mainTF, "-no-color")
+			got := grepLines(unwrapParagraphs(stderr), "Error while installing ")
+			want, _, _ := tfdepsTerraformLines(t, sa, []string{"community"})
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("errors (-tfdeps +terraform):\n%s\nterraform stderr:\n%s", diff, stderr)
+			}
+		})
+	}
+}
