@@ -30,6 +30,11 @@ type initEvents struct {
 
 	mu    sync.Mutex
 	diags hcl.Diagnostics
+
+	// terraformSigned: a fresh install's signature was classified by
+	// Terraform's rules; terraformThirdParty: one of them was a partner's
+	// or self-signed (init_events_terraform.go).
+	terraformSigned, terraformThirdParty bool
 }
 
 func (e *initEvents) addDiag(d *hcl.Diagnostic) {
@@ -104,7 +109,7 @@ func (e *initEvents) events() *installer.Events {
 				e.addDiag(cacheLinkDiag(p, v, err))
 			}
 		},
-		ProvidersSigned: func() { e.view.Event("signing_notice", "", "", signingNotice) },
+		ProvidersSigned: e.signingNoticeEvent,
 	}
 }
 
@@ -123,6 +128,10 @@ func (e *initEvents) queryFailure(p addrs.Provider, err error) {
 }
 
 func (e *initEvents) installed(p addrs.Provider, v versions.Version, auth *installer.AuthResult) {
+	if auth != nil && auth.Signer != registry.SignerNone {
+		e.terraformInstalled(p, v, auth)
+		return
+	}
 	if auth != nil {
 		for _, w := range auth.Warnings {
 			e.view.Event("warning", p.ForDisplay(), v.String(), w)

@@ -55,7 +55,9 @@ type Events struct {
 	// is -1 when unknown).
 	DownloadProgress func(p addrs.Provider, v versions.Version, done, total int64)
 	// Installed: p v was freshly installed; auth may be nil
-	// (unauthenticated).
+	// (unauthenticated). In the Terraform flavour auth.Signer and
+	// auth.SignerKeyID say who signed it, for Terraform's words
+	// (auth.TerraformSummary, auth.ThirdPartySigned).
 	Installed func(p addrs.Provider, v versions.Version, auth *AuthResult)
 	// LinkedFromCache: p v was linked from the plugin cache into the target.
 	LinkedFromCache func(p addrs.Provider, v versions.Version)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/opentofu/svchost"
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/hashes"
 )
 
@@ -23,7 +24,15 @@ func (c *Client) Authenticate(meta *PackageMeta, a *Archive) (*AuthResult, error
 
 // Authenticate is Client.Authenticate with an explicit environment lookup
 // (for OPENTOFU_ENFORCE_GPG_VALIDATION and OPENTOFU_ENFORCE_GPG_EXPIRATION).
+//
+// A meta of the Terraform flavour is authenticated by Terraform's rules
+// instead (no package-data step, a signature always required, the signer
+// classified as HashiCorp, a partner or the provider itself); getenv is not
+// used then.
 func Authenticate(meta *PackageMeta, a *Archive, getenv func(string) string) (*AuthResult, error) {
+	if meta.Flavour == flavour.Terraform {
+		return authenticateTerraform(meta, a)
+	}
 	res := &AuthResult{}
 	if err := checkPackageData(meta, a, res); err != nil {
 		return nil, err

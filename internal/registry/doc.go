@@ -18,6 +18,18 @@
 // extraction of registry-hosted module archives (the one archive it
 // extracts).
 //
+// The flavour (Settings.Flavour, carried on each PackageMeta) changes the
+// download response and package authentication only. For Terraform: an
+// invalid "packages" map is dropped instead of rejected and never takes
+// part in authentication; a signature is always required (no exception for
+// registry.opentofu.org, no OPENTOFU_ENFORCE_GPG_* variables, no expired-key
+// warning: an expired key verifies); the verifying key is classified as
+// HashiCorp's, a partner's (its trust_signature verifies against
+// HashiCorp's partner key) or the provider's own (AuthResult.Signer,
+// TerraformSummary); signature errors carry no OpenTofu sentence around
+// them. HashiCorp's two public keys are embedded (trustkeys/); tests
+// replace them with Settings.TerraformKeys.
+//
 // It does not read CLI configuration files or the environment itself (both
 // are passed in), does not choose versions, extract provider archives, talk
 // to network or filesystem mirrors, or print anything.

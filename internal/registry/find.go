@@ -31,7 +31,7 @@ func (c *Client) FindPackage(ctx context.Context, p addrs.Provider, v versions.V
 	default:
 		return nil, statusError(p, resp, haveCreds)
 	}
-	meta, err := DecodePackage(resp.body, resp.url, platform)
+	meta, err := DecodePackage(c.settings.Flavour, resp.body, resp.url, platform)
 	if IsProtocolUnsupported(err) {
 		return nil, &ProtocolUnsupportedError{Provider: p, Version: v, Suggestion: c.protocolSuggestion(ctx, p)}
 	}
@@ -43,6 +43,7 @@ func (c *Client) FindPackage(ctx context.Context, p addrs.Provider, v versions.V
 		return nil, err
 	}
 	meta.Provider, meta.Version = p, v
+	meta.TerraformKeys = c.settings.TerraformKeys
 	if err := c.fetchChecksums(ctx, meta); err != nil {
 		return nil, err
 	}

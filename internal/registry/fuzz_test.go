@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // The seed corpora live in testdata/fuzz/<FuzzName>/; run each fuzzer with
@@ -38,22 +39,28 @@ func FuzzDecodePackage(f *testing.F) {
 	f.Add([]byte(`{"os":"linux","arch":"amd64","download_url":"ftp://x"}`))
 	base, _ := url.Parse("https://registry.example.com/v1/providers/a/b/1.0.0/download/linux/amd64")
 	f.Fuzz(func(t *testing.T, body []byte) {
-		meta, err := DecodePackage(body, base, addrs.Platform{OS: "linux", Arch: "amd64"})
-		if err != nil {
-			if meta != nil {
-				t.Fatal("metadata returned with an error")
-			}
-			return
-		}
-		for _, u := range []*url.URL{meta.DownloadURL, meta.sumsURL, meta.sigURL} {
-			if u.Scheme != "http" && u.Scheme != "https" {
-				t.Fatalf("accepted URL %s", u)
-			}
-		}
-		if meta.Platform != (addrs.Platform{OS: "linux", Arch: "amd64"}) {
-			t.Fatalf("platform changed to %v", meta.Platform)
+		for _, fl := range []flavour.Flavour{flavour.OpenTofu, flavour.Terraform} {
+			checkDecodedPackage(t, fl, body, base)
 		}
 	})
+}
+
+func checkDecodedPackage(t *testing.T, fl flavour.Flavour, body []byte, base *url.URL) {
+	meta, err := DecodePackage(fl, body, base, addrs.Platform{OS: "linux", Arch: "amd64"})
+	if err != nil {
+		if meta != nil {
+			t.Fatal("metadata returned with an error")
+		}
+		return
+	}
+	for _, u := range []*url.URL{meta.DownloadURL, meta.sumsURL, meta.sigURL} {
+		if u.Scheme != "http" && u.Scheme != "https" {
+			t.Fatalf("accepted URL %s", u)
+		}
+	}
+	if meta.Platform != (addrs.Platform{OS: "linux", Arch: "amd64"}) {
+		t.Fatalf("platform changed to %v", meta.Platform)
+	}
 }
 
 func FuzzDecodeDiscovery(f *testing.F) {

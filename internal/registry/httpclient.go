@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/hashicorp/go-retryablehttp"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // Body size limits. OpenTofu reads registry JSON without a bound; tfdeps
@@ -21,7 +22,7 @@ const (
 func newMetadataClient(s Settings) *retryablehttp.Client {
 	c := newRetryingClient(s, s.retryCount())
 	c.HTTPClient.Timeout = s.requestTimeout()
-	c.ErrorHandler = retriesExhausted
+	c.ErrorHandler = retriesExhausted(s.Flavour)
 	return c
 }
 
@@ -42,18 +43,28 @@ func newRetryingClient(s Settings, retries int) *retryablehttp.Client {
 	return c
 }
 
-// retriesExhausted produces OpenTofu's texts for a request whose last
-// attempt still failed with a retryable condition.
-func retriesExhausted(resp *http.Response, err error, attempts int) (*http.Response, error) {
-	var detail string
-	switch {
-	case resp != nil:
-		resp.Body.Close()
-		detail = fmt.Sprintf("%s returned from %s", resp.Status, resp.Request.URL)
-	case err != nil:
-		detail = err.Error()
+// retriesExhausted produces the flavour's texts for a request whose last
+// attempt still failed with a retryable condition. A failed status names
+// the URL in OpenTofu's text and only the host in Terraform's.
+func retriesExhausted(f flavour.Flavour) retryablehttp.ErrorHandler {
+	return func(resp *http.Response, err error, attempts int) (*http.Response, error) {
+		var detail string
+		switch {
+		case resp != nil:
+			resp.Body.Close()
+			where := resp.Request.URL.String()
+			if f == flavour.Terraform {
+				where = resp.Request.Host
+				if where == "" {
+					where = resp.Request.URL.Host
+				}
+			}
+			detail = fmt.Sprintf("%s returned from %s", resp.Status, where)
+		case err != nil:
+			detail = err.Error()
+		}
+		return nil, &RequestError{Attempts: attempts, Detail: detail, Err: err, Terraform: f == flavour.Terraform}
 	}
-	return nil, &RequestError{Attempts: attempts, Detail: detail, Err: err}
 }
 
 // RequestError is a metadata request that failed after its retries.
@@ -61,9 +72,14 @@ type RequestError struct {
 	Attempts int
 	Detail   string
 	Err      error // the transport error, if any
+	// Terraform selects Terraform's wording.
+	Terraform bool
 }
 
 func (e *RequestError) Error() string {
+	if e.Terraform {
+		return e.terraformText()
+	}
 	if e.Attempts > 1 {
 		return fmt.Sprintf("request failed after %d attempts: %s", e.Attempts, e.Detail)
 	}
@@ -71,6 +87,17 @@ func (e *RequestError) Error() string {
 }
 
 func (e *RequestError) Unwrap() error { return e.Err }
+
+func (e *RequestError) terraformText() string {
+	msg := "the request failed, please try again later"
+	if e.Attempts > 1 {
+		msg = fmt.Sprintf("the request failed after %d attempts, please try again later", e.Attempts)
+	}
+	if e.Detail != "" {
+		msg += ": " + e.Detail
+	}
+	return msg
+}
 
 // readLimited reads a whole body of at most limit bytes.
 func readLimited(r io.Reader, limit int64) ([]byte, error) {

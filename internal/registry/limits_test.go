@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 func TestDecodersRefuseDeepResponses(t *testing.T) {
@@ -18,7 +19,7 @@ func TestDecodersRefuseDeepResponses(t *testing.T) {
 	}{
 		{"versions", func(b []byte) error { _, err := DecodeVersions(b); return err }},
 		{"package", func(b []byte) error {
-			_, err := DecodePackage(b, base, addrs.Platform{OS: "linux", Arch: "amd64"})
+			_, err := DecodePackage(flavour.OpenTofu, b, base, addrs.Platform{OS: "linux", Arch: "amd64"})
 			return err
 		}},
 		{"discovery", func(b []byte) error { _, err := DecodeDiscovery(b); return err }},

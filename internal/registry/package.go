@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/hashes"
 	"github.com/tfdeps/tfdeps/versions"
 )
@@ -31,6 +33,12 @@ type PackageMeta struct {
 	// Packages is the "packages" map (nil when absent): hashes and size of
 	// the archive of every platform of this version.
 	Packages map[addrs.Platform]PackageEntry
+	// Flavour is the product whose rules decoded the response and
+	// authenticate the package (Authenticate).
+	Flavour flavour.Flavour
+	// TerraformKeys replaces HashiCorp's keys for the Terraform flavour
+	// (nil: the real ones); see Settings.TerraformKeys.
+	TerraformKeys *TerraformKeys
 
 	sumsURL, sigURL *url.URL
 }
@@ -39,6 +47,9 @@ type PackageMeta struct {
 type SigningKey struct {
 	KeyID      string
 	ASCIIArmor string
+	// TrustSignature is the ASCII-armored signature of the key by
+	// HashiCorp's partner key ("" for none); only Terraform reads it.
+	TrustSignature string
 }
 
 // PackageEntry is one platform of the "packages" map.
@@ -59,8 +70,9 @@ type packageDoc struct {
 	Shasum      string   `json:"shasum"`
 	SigningKeys struct {
 		GPGPublicKeys []struct {
-			KeyID      string `json:"key_id"`
-			ASCIIArmor string `json:"ascii_armor"`
+			KeyID          string `json:"key_id"`
+			ASCIIArmor     string `json:"ascii_armor"`
+			TrustSignature string `json:"trust_signature"`
 		} `json:"gpg_public_keys"`
 	} `json:"signing_keys"`
 	Packages map[string]struct {
@@ -83,12 +95,19 @@ func queryf(format string, args ...any) error { return queryInner{fmt.Errorf(for
 // when no protocol version is supported, with a queryInner for errors that
 // OpenTofu reports as "could not query provider registry", and with a
 // plain error for the others. SHA256SUMS and the signature are not fetched.
-func DecodePackage(body []byte, responseURL *url.URL, platform addrs.Platform) (*PackageMeta, error) {
+//
+// For the Terraform flavour a "packages" map that does not validate is
+// dropped instead of rejected (Terraform does not know the map), and a
+// shasum of the wrong length gets Terraform's text. A valid map is kept:
+// Terraform's authentication does not use it, but tfdeps may still spare
+// a download with it where OpenTofu's flavour would (see the installer's
+// and providerlock's uses of PackageMeta.Packages).
+func DecodePackage(f flavour.Flavour, body []byte, responseURL *url.URL, platform addrs.Platform) (*PackageMeta, error) {
 	var doc packageDoc
 	if err := checkResponseNesting(body); err != nil {
 		return nil, queryInner{err}
 	}
-	if err := json.Unmarshal(body, &doc); err != nil {
+	if err := decodeJSON(f, body, &doc); err != nil {
 		return nil, queryInner{err}
 	}
 	if err := checkProtocols(doc.Protocols); err != nil {
@@ -97,15 +116,18 @@ func DecodePackage(body []byte, responseURL *url.URL, platform addrs.Platform) (
 	if got := doc.OS + "_" + doc.Arch; got != platform.String() {
 		return nil, fmt.Errorf("registry response to request for %s archive has incorrect target %s", platform, got)
 	}
-	meta := &PackageMeta{Platform: platform, Protocols: doc.Protocols, Filename: doc.Filename}
+	meta := &PackageMeta{Platform: platform, Protocols: doc.Protocols, Filename: doc.Filename, Flavour: f}
 	var err error
 	if meta.DownloadURL, err = responseRelativeURL(responseURL, doc.DownloadURL, "download URL"); err != nil {
 		return nil, err
 	}
 	if meta.Packages, err = decodePackagesMap(doc); err != nil {
-		return nil, err
+		if f != flavour.Terraform {
+			return nil, err
+		}
+		meta.Packages = nil // Terraform never reads it, so never rejects it
 	}
-	if meta.SHA256, err = decodeShasum(doc.Shasum); err != nil {
+	if meta.SHA256, err = decodeShasum(f, doc.Shasum); err != nil {
 		return nil, err
 	}
 	if meta.sumsURL, err = responseRelativeURL(responseURL, doc.SumsURL, "SHASUMS URL"); err != nil {
@@ -115,9 +137,18 @@ func DecodePackage(body []byte, responseURL *url.URL, platform addrs.Platform) (
 		return nil, err
 	}
 	for _, k := range doc.SigningKeys.GPGPublicKeys {
-		meta.SigningKeys = append(meta.SigningKeys, SigningKey{KeyID: k.KeyID, ASCIIArmor: k.ASCIIArmor})
+		meta.SigningKeys = append(meta.SigningKeys, SigningKey{KeyID: k.KeyID, ASCIIArmor: k.ASCIIArmor, TrustSignature: k.TrustSignature})
 	}
 	return meta, nil
+}
+
+// decodeJSON decodes a response body: all of it for OpenTofu, its first
+// JSON value for Terraform (which reads the body as a stream).
+func decodeJSON(f flavour.Flavour, body []byte, v any) error {
+	if f == flavour.Terraform {
+		return json.NewDecoder(bytes.NewReader(body)).Decode(v)
+	}
+	return json.Unmarshal(body, v)
 }
 
 // IsProtocolUnsupported reports whether DecodePackage rejected the
@@ -190,11 +221,15 @@ func decodePackagesMap(doc packageDoc) (map[addrs.Platform]PackageEntry, error) 
 	return out, nil
 }
 
-func decodeShasum(s string) ([32]byte, error) {
+func decodeShasum(f flavour.Flavour, s string) ([32]byte, error) {
 	var sum [32]byte
 	if len(s) != 64 {
-		// OpenTofu formats a nil error here.
-		return sum, queryf("registry response includes invalid SHA256 hash %q: %s", s, "%!w(<nil>)")
+		// Both products format a nil error here, with different verbs.
+		nilErr := "%!w(<nil>)"
+		if f == flavour.Terraform {
+			nilErr = "%!s(<nil>)"
+		}
+		return sum, queryf("registry response includes invalid SHA256 hash %q: %s", s, nilErr)
 	}
 	if _, err := hex.Decode(sum[:], []byte(s)); err != nil {
 		return sum, queryf("registry response includes invalid SHA256 hash %q: %s", s, err)

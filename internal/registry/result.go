@@ -34,6 +34,12 @@ type AuthResult struct {
 	// Warnings are lines init prints to stdout (each followed by a newline),
 	// such as the expired-key warning.
 	Warnings []string
+	// Signer is who signed the package by Terraform's classification
+	// (SignerNone in the OpenTofu flavour, which has no trust tiers), and
+	// SignerKeyID the primary key ID ("%016X") of the key that verified
+	// the signature. See TerraformSummary.
+	Signer      Signer
+	SignerKeyID string
 }
 
 // Add merges d into the disposition of h: flags are OR-ed, key sets
@@ -67,6 +73,9 @@ func (r *AuthResult) Merge(other *AuthResult) {
 		r.Add(h, other.Hashes[h])
 	}
 	r.Warnings = append(r.Warnings, other.Warnings...)
+	if r.Signer == SignerNone {
+		r.Signer, r.SignerKeyID = other.Signer, other.SignerKeyID
+	}
 }
 
 // SortedHashes returns the hashes in byte order.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // DefaultEmulatedVersion is the OpenTofu version tfdeps behaves as.
@@ -57,6 +58,13 @@ type Settings struct {
 	// retryablehttp.DefaultBackoff (1 s × 2^attempt up to 30 s, honouring
 	// Retry-After on 429 and 503). Tests shorten it.
 	Backoff retryablehttp.Backoff
+	// Flavour is the product whose rules the client follows when it
+	// decodes a download response and authenticates a package (see
+	// PackageMeta.Flavour).
+	Flavour flavour.Flavour
+	// TerraformKeys replaces the HashiCorp keys the Terraform flavour
+	// trusts; nil means HashiCorp's real keys. Only tests set it.
+	TerraformKeys *TerraformKeys
 }
 
 func (s Settings) getenv(k string) string {

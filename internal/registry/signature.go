@@ -10,10 +10,18 @@ import (
 	pgperrors "github.com/ProtonMail/go-crypto/openpgp/errors"
 )
 
-// SignatureError is a failed signature check (step 4).
-type SignatureError struct{ Err error }
+// SignatureError is a failed signature check (step 4). OpenTofu wraps the
+// reason in a sentence; Terraform reports the reason alone.
+type SignatureError struct {
+	Err error
+	// Terraform selects Terraform's wording.
+	Terraform bool
+}
 
 func (e *SignatureError) Error() string {
+	if e.Terraform {
+		return e.Err.Error()
+	}
 	return fmt.Sprintf("the provider is not signed with a valid signing key; please contact the provider author (%s)", e.Err)
 }
 func (e *SignatureError) Unwrap() error { return e.Err }

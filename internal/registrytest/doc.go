@@ -10,6 +10,15 @@
 // hanging responses, tampered archives, bad signatures, wrong content types,
 // oversized bodies).
 //
+// Download responses come in OpenTofu's style (a "packages" map, the test
+// key published) or, with Options.TerraformStyle, in the Terraform
+// registry's (no packages map; the one key that signs the provider's
+// SHA256SUMS, with a "trust_signature" for a partner key). Stand-ins for
+// HashiCorp's release and partner keys (HashiCorpTestKey, PartnersTestKey,
+// TerraformTrustedKeys) let tests produce the "signed by HashiCorp" and
+// partner results that real Terraform would give only for HashiCorp's own
+// keys.
+//
 // It also fakes the module registry protocol (modules.go): modules.v1,
 // versions, the download endpoint in its 204/X-Terraform-Get, JSON and
 // direct forms, module archives built from in-test file maps (zip, tar.gz,

@@ -13,9 +13,10 @@ import (
 	"github.com/ProtonMail/go-crypto/openpgp/packet"
 )
 
-var regenerateKeys = flag.Bool("regenerate-keys", false, "write fresh test signing keys to testdata/")
+var regenerateKeys = flag.Bool("regenerate-keys", false, "write the missing test signing keys to testdata/")
 
-// TestRegenerateKeys writes the committed test keys. It only runs with
+// TestRegenerateKeys writes the committed test keys whose files are
+// missing (delete a file to renew that key). It only runs with
 // -regenerate-keys; the keys are committed so that signatures are stable.
 func TestRegenerateKeys(t *testing.T) {
 	if !*regenerateKeys {
@@ -30,8 +31,14 @@ func TestRegenerateKeys(t *testing.T) {
 		{"signing-key.asc", "tfdeps test signing key", time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), 0},
 		{"expired-key.asc", "tfdeps expired test key", time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), 86400},
 		{"other-key.asc", "tfdeps unknown test key", time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), 0},
+		{"hashicorp-test-key.asc", "tfdeps test stand-in for HashiCorp's release key", time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), 0},
+		{"partners-test-key.asc", "tfdeps test stand-in for HashiCorp's partner key", time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), 0},
+		{"partner-key.asc", "tfdeps test partner key", time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), 0},
 	}
 	for _, k := range keys {
+		if _, err := os.Stat(filepath.Join("testdata", k.file)); err == nil {
+			continue
+		}
 		created := k.created
 		cfg := &packet.Config{
 			Algorithm:       packet.PubKeyAlgoRSA,

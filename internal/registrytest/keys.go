@@ -19,6 +19,12 @@ var (
 	expiredKeyArmor []byte
 	//go:embed testdata/other-key.asc
 	otherKeyArmor []byte
+	//go:embed testdata/hashicorp-test-key.asc
+	hashiCorpTestKeyArmor []byte
+	//go:embed testdata/partners-test-key.asc
+	partnersTestKeyArmor []byte
+	//go:embed testdata/partner-key.asc
+	partnerKeyArmor []byte
 )
 
 // Key names one of the committed test keys.
@@ -32,13 +38,50 @@ const (
 	// OtherKey is a valid key that the fake never publishes, so signatures
 	// made with it come from an "unknown issuer".
 	OtherKey
+	// HashiCorpTestKey stands in for HashiCorp's release key: a test that
+	// trusts it (see TerraformTrustedKeys) sees packages signed with it as
+	// "signed by HashiCorp"; Terraform itself sees them as self-signed.
+	HashiCorpTestKey
+	// PartnersTestKey stands in for HashiCorp's partner key, which makes
+	// the trust signatures of partner keys. The fake never signs packages
+	// with it.
+	PartnersTestKey
+	// PartnerKey is a partner's signing key, published with a trust
+	// signature made by PartnersTestKey.
+	PartnerKey
 )
+
+// TerraformTrustedKeys returns the ASCII-armored public keys a test
+// configures as the HashiCorp release and partner keys of the Terraform
+// flavour: those of HashiCorpTestKey and PartnersTestKey.
+func TerraformTrustedKeys() (hashiCorp, partners string, err error) {
+	if hashiCorp, _, err = PublicKey(HashiCorpTestKey); err != nil {
+		return "", "", err
+	}
+	partners, _, err = PublicKey(PartnersTestKey)
+	return hashiCorp, partners, err
+}
+
+// TrustSignature returns the ASCII-armored trust signature of k's
+// published public key, made with PartnersTestKey: a detached signature
+// of the key's binary form, as the Terraform registry publishes for
+// partner keys. With tampered set, the signature covers other bytes, so
+// it does not verify.
+func TrustSignature(k Key, tampered bool) (string, error) {
+	s, err := loadSigner(k)
+	if err != nil {
+		return "", err
+	}
+	return s.trustSignature(tampered)
+}
 
 // signer is a parsed test key.
 type signer struct {
 	entity    *openpgp.Entity
 	publicPEM string
-	signTime  time.Time
+	// publicBinary is the public key as publicPEM armors it.
+	publicBinary []byte
+	signTime     time.Time
 }
 
 func loadSigner(k Key) (*signer, error) {
@@ -51,6 +94,12 @@ func loadSigner(k Key) (*signer, error) {
 		armored, signTime = expiredKeyArmor, time.Date(2020, 1, 1, 1, 0, 0, 0, time.UTC)
 	case OtherKey:
 		armored, signTime = otherKeyArmor, time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC)
+	case HashiCorpTestKey:
+		armored, signTime = hashiCorpTestKeyArmor, time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC)
+	case PartnersTestKey:
+		armored, signTime = partnersTestKeyArmor, time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC)
+	case PartnerKey:
+		armored, signTime = partnerKeyArmor, time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC)
 	default:
 		return nil, fmt.Errorf("unknown test key %d", k)
 	}
@@ -69,7 +118,40 @@ func loadSigner(k Key) (*signer, error) {
 	if err := w.Close(); err != nil {
 		return nil, err
 	}
-	return &signer{entity: list[0], publicPEM: pub.String() + "\n", signTime: signTime}, nil
+	var binary bytes.Buffer
+	if err := list[0].Serialize(&binary); err != nil {
+		return nil, err
+	}
+	return &signer{entity: list[0], publicPEM: pub.String() + "\n", publicBinary: binary.Bytes(), signTime: signTime}, nil
+}
+
+// trustSignature is the armored signature of s's public key by the
+// partners key (of other bytes when tampered).
+func (s *signer) trustSignature(tampered bool) (string, error) {
+	partners, err := loadSigner(PartnersTestKey)
+	if err != nil {
+		return "", err
+	}
+	signed := s.publicBinary
+	if tampered {
+		signed = append(append([]byte(nil), signed...), 0)
+	}
+	sig, err := partners.sign(signed)
+	if err != nil {
+		return "", err
+	}
+	var out bytes.Buffer
+	w, err := armor.Encode(&out, openpgp.SignatureType, nil)
+	if err != nil {
+		return "", err
+	}
+	if _, err := w.Write(sig); err != nil {
+		return "", err
+	}
+	if err := w.Close(); err != nil {
+		return "", err
+	}
+	return out.String() + "\n", nil
 }
 
 // KeyID returns the primary key ID as OpenTofu prints it (%016X).

@@ -143,6 +143,11 @@ func (s *Server) packageMeta(rt route, v *Version) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	p, _ := s.findVersion(rt.ns, rt.typ, "")
+	keys, err := s.publishedKeys(p)
+	if err != nil {
+		return nil, err
+	}
 	base := fmt.Sprintf("%s/files/%s/%s/%s/", s.srv.URL, rt.ns, rt.typ, rt.version)
 	sumsName := fmt.Sprintf("terraform-provider-%s_%s_SHA256SUMS", rt.typ, rt.version)
 	osName, arch, _ := strings.Cut(rt.platform, "_")
@@ -155,9 +160,9 @@ func (s *Server) packageMeta(rt route, v *Version) (map[string]any, error) {
 		"shasums_url":           base + sumsName,
 		"shasums_signature_url": base + sumsName + ".sig",
 		"shasum":                info.SHA256,
-		"signing_keys":          map[string]any{"gpg_public_keys": s.publishedKeys()},
+		"signing_keys":          map[string]any{"gpg_public_keys": keys},
 	}
-	if !s.opts.NoPackagesMap {
+	if !s.opts.NoPackagesMap && !s.opts.TerraformStyle {
 		pkgs := map[string]any{}
 		for _, pl := range platformsOf(v) {
 			pi, err := s.Package(rt.ns, rt.typ, rt.version, pl)
@@ -171,16 +176,59 @@ func (s *Server) packageMeta(rt route, v *Version) (map[string]any, error) {
 	return doc, nil
 }
 
-func (s *Server) publishedKeys() []map[string]string {
+// signerKey is the key that signs p's SHA256SUMS.
+func (s *Server) signerKey(p *Provider) Key {
+	if p != nil && p.SignWith != TestKey {
+		return p.SignWith
+	}
+	return s.opts.SignWith
+}
+
+func (s *Server) publishedKeys(p *Provider) ([]map[string]string, error) {
 	keys := []map[string]string{}
 	if s.opts.NoSigningKeys {
-		return keys
+		return keys, nil
+	}
+	signer := s.signerKey(p)
+	if s.keys[signer] == nil {
+		return nil, fmt.Errorf("unknown test key %d", signer)
+	}
+	if s.opts.TerraformStyle {
+		if signer == OtherKey {
+			signer = TestKey
+		}
+		entry, err := s.terraformKeyEntry(signer, p != nil && p.BadTrustSignature)
+		if err != nil {
+			return nil, err
+		}
+		return append(keys, entry), nil
 	}
 	keys = append(keys, map[string]string{"key_id": s.testKey.KeyID(), "ascii_armor": s.testKey.publicPEM})
-	if s.opts.SignWith == ExpiredKey {
-		keys = append(keys, map[string]string{"key_id": s.signer.KeyID(), "ascii_armor": s.signer.publicPEM})
+	if signer != TestKey && signer != OtherKey {
+		keys = append(keys, map[string]string{"key_id": s.keys[signer].KeyID(), "ascii_armor": s.keys[signer].publicPEM})
 	}
-	return keys
+	return keys, nil
+}
+
+// terraformKeyEntry is a gpg_public_keys entry as the Terraform registry
+// writes it.
+func (s *Server) terraformKeyEntry(k Key, badTrust bool) (map[string]string, error) {
+	key := s.keys[k]
+	entry := map[string]string{
+		"key_id":          key.KeyID(),
+		"ascii_armor":     key.publicPEM,
+		"trust_signature": "",
+		"source":          "tfdeps test",
+		"source_url":      "https://tfdeps.invalid/test-keys",
+	}
+	if k == PartnerKey {
+		sig, err := key.trustSignature(badTrust)
+		if err != nil {
+			return nil, err
+		}
+		entry["trust_signature"] = sig
+	}
+	return entry, nil
 }
 
 func (s *Server) serveSums(w http.ResponseWriter, r *http.Request, rt route, f *Fault) {
@@ -198,7 +246,13 @@ func (s *Server) serveSums(w http.ResponseWriter, r *http.Request, rt route, f *
 		if f != nil && f.Kind == BadSignature {
 			signed = append(append([]byte(nil), signed...), "tampered\n"...)
 		}
-		if body, err = s.signer.sign(signed); err != nil {
+		p, _ := s.findVersion(rt.ns, rt.typ, "")
+		signer := s.keys[s.signerKey(p)]
+		if signer == nil {
+			http.Error(w, "unknown test key", http.StatusInternalServerError)
+			return
+		}
+		if body, err = signer.sign(signed); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}

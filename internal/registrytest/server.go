@@ -21,9 +21,15 @@ type Options struct {
 	// NoSigningKeys publishes an empty gpg_public_keys list.
 	NoSigningKeys bool
 	// SignWith selects the key that signs SHA256SUMS (default TestKey). The
-	// published key is always TestKey, plus ExpiredKey when SignWith is
-	// ExpiredKey.
+	// published key is always TestKey, plus the signing key when it is
+	// neither TestKey nor OtherKey. Provider.SignWith overrides it.
 	SignWith Key
+	// TerraformStyle serves download responses as the Terraform registry
+	// does: no "packages" map, and as signing key only the key that signs
+	// the provider's SHA256SUMS (TestKey when that is OtherKey), with
+	// "trust_signature" (PartnerKey's made by PartnersTestKey, empty for
+	// the others), "source" and "source_url".
+	TerraformStyle bool
 	// Tokens, when set, makes the metadata endpoints require
 	// "Authorization: Bearer T" with T among them: 401 without, 403 with a
 	// wrong token.
@@ -38,6 +44,12 @@ type Options struct {
 type Provider struct {
 	Namespace, Type string
 	Versions        []Version
+	// SignWith, when not TestKey, is the key that signs this provider's
+	// SHA256SUMS instead of Options.SignWith.
+	SignWith Key
+	// BadTrustSignature publishes a trust signature that does not verify
+	// (TerraformStyle with a PartnerKey signer).
+	BadTrustSignature bool
 }
 
 // Version is one provider version.
@@ -65,6 +77,7 @@ type Server struct {
 	srv     *httptest.Server
 	signer  *signer
 	testKey *signer
+	keys    map[Key]*signer // every test key
 	closing chan struct{}
 
 	mu        sync.Mutex
@@ -110,12 +123,16 @@ func Start(opts Options) (*Server, error) {
 		faults:    map[Endpoint][]*Fault{},
 		overrides: map[string]http.HandlerFunc{},
 	}
-	if s.signer, err = loadSigner(opts.SignWith); err != nil {
-		return nil, err
+	s.keys = map[Key]*signer{}
+	for k := TestKey; k <= PartnerKey; k++ {
+		if s.keys[k], err = loadSigner(k); err != nil {
+			return nil, err
+		}
 	}
-	if s.testKey, err = loadSigner(TestKey); err != nil {
-		return nil, err
+	if s.signer = s.keys[opts.SignWith]; s.signer == nil {
+		return nil, fmt.Errorf("unknown test key %d", opts.SignWith)
 	}
+	s.testKey = s.keys[TestKey]
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("listening on loopback: %w", err)
@@ -167,6 +184,15 @@ func (s *Server) Client() *http.Client { return &http.Client{Transport: s.Transp
 
 // KeyID returns the "%016X" primary key ID of the key signing SHA256SUMS.
 func (s *Server) KeyID() string { return s.signer.KeyID() }
+
+// KeyIDOf returns the "%016X" primary key ID of test key k ("" for an
+// unknown key).
+func (s *Server) KeyIDOf(k Key) string {
+	if key := s.keys[k]; key != nil {
+		return key.KeyID()
+	}
+	return ""
+}
 
 // Requests returns every request received so far, in order.
 func (s *Server) Requests() []Request {
