@@ -73,6 +73,28 @@ func ExtractFile(ctx context.Context, zipPath, dir string, opts ExtractOptions) 
 // Extract is ExtractFile for an archive of size bytes read through r; name
 // stands for the archive in error messages.
 func Extract(ctx context.Context, r io.ReaderAt, size int64, name, dir string, opts ExtractOptions) (hashes.Hash, error) {
+	return extract(ctx, r, size, name, dir, opts, true)
+}
+
+// extractFileUnhashed is ExtractFile without the "h1:" hash: the caller
+// already knows a value it may use (install_package.go, knownH1).
+func extractFileUnhashed(ctx context.Context, zipPath, dir string, opts ExtractOptions) error {
+	f, err := os.Open(zipPath)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	_, err = extract(ctx, f, info.Size(), zipPath, dir, opts, false)
+	return err
+}
+
+// extract is Extract; it hashes the files written only when hash is set
+// (and returns "" otherwise).
+func extract(ctx context.Context, r io.ReaderAt, size int64, name, dir string, opts ExtractOptions, hash bool) (hashes.Hash, error) {
 	opts = opts.withDefaults()
 	zr, err := zip.NewReader(r, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
@@ -90,7 +112,7 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, name, dir string, o
 	if err != nil {
 		return "", err
 	}
-	h1, err := writeEntries(ctx, staging, name, entries, opts.MaxBytes)
+	h1, err := writeEntries(ctx, staging, name, entries, opts.MaxBytes, hash)
 	if err == nil {
 		err = commitStaging(staging, dir)
 	}
@@ -102,9 +124,10 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, name, dir string, o
 }
 
 // writeEntries writes the planned entries below root and returns the "h1:"
-// hash of the files written.
-func writeEntries(ctx context.Context, root, archive string, entries []plannedEntry, maxBytes int64) (hashes.Hash, error) {
+// hash of the files written ("" unless hash is set).
+func writeEntries(ctx context.Context, root, archive string, entries []plannedEntry, maxBytes int64, hash bool) (hashes.Hash, error) {
 	w := newEntryWriter(ctx, root, archive, maxBytes)
+	w.noHash = !hash
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
 			return "", err
@@ -112,6 +135,9 @@ func writeEntries(ctx context.Context, root, archive string, entries []plannedEn
 		if err := w.write(e); err != nil {
 			return "", err
 		}
+	}
+	if w.noHash {
+		return "", nil
 	}
 	return w.sum.hash()
 }
