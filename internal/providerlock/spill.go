@@ -20,27 +20,39 @@ const DefaultMemoryBudget = 512 << 20
 // spillChunk is the unit in which memory is taken from the budget.
 const spillChunk = 1 << 20
 
-// memoryBudget is a number of bytes shared between spill buffers.
+// memoryBudget is a number of bytes shared between spill buffers, handed
+// out in chunks of spillChunk bytes. Chunks given back are kept for reuse,
+// so that the memory held stays near the largest amount in use at once
+// rather than growing with the garbage of earlier packages.
 type memoryBudget struct {
 	mu   sync.Mutex
 	left int64
+	free [][]byte
 }
 
 func newMemoryBudget(n int64) *memoryBudget { return &memoryBudget{left: n} }
 
-func (b *memoryBudget) take(n int64) bool {
+// take returns an empty chunk, or nil when the budget is spent.
+func (b *memoryBudget) take() []byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.left < n {
-		return false
+	if b.left < spillChunk {
+		return nil
 	}
-	b.left -= n
-	return true
+	b.left -= spillChunk
+	if n := len(b.free); n > 0 {
+		c := b.free[n-1]
+		b.free = b.free[:n-1]
+		return c[:0]
+	}
+	return make([]byte, 0, spillChunk)
 }
 
-func (b *memoryBudget) give(n int64) {
+// give returns chunks taken.
+func (b *memoryBudget) give(chunks [][]byte) {
 	b.mu.Lock()
-	b.left += n
+	b.left += int64(len(chunks)) * spillChunk
+	b.free = append(b.free, chunks...)
 	b.mu.Unlock()
 }
 
@@ -70,13 +82,14 @@ func (s *spillBuffer) Write(p []byte) (int, error) {
 		}
 		last := len(s.chunks) - 1
 		if last < 0 || len(s.chunks[last]) == spillChunk {
-			if !s.budget.take(spillChunk) {
+			c := s.budget.take()
+			if c == nil {
 				if err := s.spill(); err != nil {
 					return written, err
 				}
 				continue
 			}
-			s.chunks = append(s.chunks, make([]byte, 0, spillChunk))
+			s.chunks = append(s.chunks, c)
 			last++
 		}
 		n := min(len(p), spillChunk-len(s.chunks[last]))
@@ -108,7 +121,7 @@ func (s *spillBuffer) spill() error {
 }
 
 func (s *spillBuffer) release() {
-	s.budget.give(int64(len(s.chunks)) * spillChunk)
+	s.budget.give(s.chunks)
 	s.chunks = nil
 }
 
