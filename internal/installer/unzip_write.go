@@ -73,9 +73,6 @@ func (w *entryWriter) writeFile(e plannedEntry, target string) ([sha256.Size]byt
 	if err != nil {
 		return digest, err
 	}
-	if e.file.UncompressedSize64 >= preallocateMin && int64(e.file.UncompressedSize64) <= w.budget {
-		preallocate(out, int64(e.file.UncompressedSize64))
-	}
 	var dst io.Writer = out
 	if !w.noHash {
 		w.sha.Reset()
