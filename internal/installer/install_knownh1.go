@@ -29,6 +29,12 @@ import (
 //   - the lock already has it for this version and the archive matched
 //     the lock by its "zh:": prior hashes are recorded.
 //
+// A registry may compute that "h1:" from the archive itself (hashes.md
+// §3.2), which equals the unpacked directory's only for an archive of
+// regular files with clean, distinct names — what provider releases are.
+// For any other archive the files are hashed all the same
+// (extractFileUnhashed) and the directory's value used.
+//
 // Everything OpenTofu checks is still checked: the archive against the
 // registry's shasum, SHA256SUMS and signature, and against the lock; an
 // existing package directory against the archive's content (then the

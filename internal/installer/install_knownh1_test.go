@@ -3,6 +3,7 @@ package installer
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -274,5 +275,50 @@ func TestInstallKnownH1TamperedAfterwards(t *testing.T) {
 	_, err = in.Install(context.Background(), Requirements{p: nil}, first.Locks, NewProvidersOnly, rec.events())
 	if err == nil || !strings.Contains(err.Error(), "does not match the content of the downloaded package; does it contain local modifications?") {
 		t.Errorf("after tampering: %v, events %q; want the modified package refused", err, rec.lines)
+	}
+}
+
+// TestExtractUnhashedOnlyForPlainArchives: files are written without
+// hashing only when the archive's zip-form h1: equals the directory's (an
+// archive of regular files with clean, distinct names). For any other
+// archive a registry's h1: may be the zip form, so the directory is hashed
+// all the same and its h1: returned.
+func TestExtractUnhashedOnlyForPlainArchives(t *testing.T) {
+	exe := zipEntry{name: "terraform-provider-foo_v1.0.0", content: "binary", mode: 0o755}
+	tests := []struct {
+		name    string
+		entries []zipEntry
+		hashed  bool
+	}{
+		{"regular files", []zipEntry{exe, {name: "README.md", content: "doc"}}, false},
+		{"a directory entry", []zipEntry{{name: "docs/", mode: fs.ModeDir | 0o755}, exe, {name: "docs/a.md", content: "a"}}, true},
+		{"an unclean name", []zipEntry{exe, {name: "./README.md", content: "doc"}}, true},
+		{"a name twice", []zipEntry{exe, {name: "README.md", content: "1"}, {name: "README.md", content: "2"}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			zipPath := filepath.Join(t.TempDir(), "p.zip")
+			if err := os.WriteFile(zipPath, buildZip(t, tt.entries...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(t.TempDir(), "pkg")
+			got, err := extractFileUnhashed(context.Background(), zipPath, dir, ExtractOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.hashed {
+				if got != "" {
+					t.Errorf("h1 = %q, want none (not hashed)", got)
+				}
+				return
+			}
+			want, err := hashes.HashDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("h1 = %q, want the directory's %q", got, want)
+			}
+		})
 	}
 }

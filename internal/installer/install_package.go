@@ -176,9 +176,11 @@ func (pi *packageInstall) extractChecked(ctx context.Context, a *Archive, zhOK b
 	}
 	defer os.RemoveAll(holding)
 	unpacked := filepath.Join(holding, "package")
-	h1 := known
+	var h1 hashes.Hash
 	if known != "" {
-		err = extractFileUnhashed(ctx, a.Path, unpacked, t.run.in.Extract)
+		if h1, err = extractFileUnhashed(ctx, a.Path, unpacked, t.run.in.Extract); h1 == "" {
+			h1 = known
+		}
 	} else {
 		h1, err = ExtractFile(ctx, a.Path, unpacked, t.run.in.Extract)
 	}

@@ -27,7 +27,7 @@ type entryWriter struct {
 	buf     []byte
 	sha     hash.Hash
 	sum     h1Summary
-	// noHash: write only; sum stays empty.
+	// noHash: write only; sum is not filled.
 	noHash bool
 }
 
@@ -56,7 +56,9 @@ func (w *entryWriter) write(e plannedEntry) error {
 	if err != nil {
 		return err
 	}
-	w.sum[e.rel] = digest
+	if !w.noHash {
+		w.sum[e.rel] = digest
+	}
 	return nil
 }
 
