@@ -109,7 +109,7 @@ func (pi *packageInstall) fromHTTP(ctx context.Context, loc sources.HTTPURL) (*A
 			return nil, "", err
 		}
 	}
-	_, h1, err := pi.fromArchive(ctx, a, true, nil)
+	h1, err := pi.checkAndExtract(ctx, a, true, auth)
 	return auth, h1, err
 }
 
@@ -139,27 +139,51 @@ func (pi *packageInstall) fromArchive(ctx context.Context, a *Archive, hashed bo
 			return nil, "", err
 		}
 	}
-	zhOK := len(pi.allowed) == 0 || (needZH && slices.Contains(pi.allowed, a.ZH()))
-	if !zhOK && !slices.ContainsFunc(pi.allowed, func(h hashes.Hash) bool { return h.Scheme() == hashes.SchemeH1 }) {
-		return nil, "", &ChecksumMismatchError{Provider: t.p, Version: t.v}
-	}
-	h1, err := pi.extractChecked(ctx, a, zhOK)
+	h1, err := pi.checkAndExtract(ctx, a, needZH, auth)
 	return auth, h1, err
+}
+
+// checkAndExtract checks the archive against the lock's hashes and
+// extracts it. hashed says whether a.SHA256 is set; auth is the archive's
+// authentication result (nil: none).
+func (pi *packageInstall) checkAndExtract(ctx context.Context, a *Archive, hashed bool, auth *AuthResult) (hashes.Hash, error) {
+	t := pi.task
+	zhOK := len(pi.allowed) == 0 || (hashed && slices.Contains(pi.allowed, a.ZH()))
+	if !zhOK && !slices.ContainsFunc(pi.allowed, func(h hashes.Hash) bool { return h.Scheme() == hashes.SchemeH1 }) {
+		return "", &ChecksumMismatchError{Provider: t.p, Version: t.v}
+	}
+	var known hashes.Hash
+	if hashed {
+		known = pi.knownH1(a, auth)
+	}
+	return pi.extractChecked(ctx, a, zhOK, known)
 }
 
 // extractChecked unpacks the archive into a holding directory beside the
 // package directory, checks its "h1:" against the lock unless zhOK, and
-// moves it into place — or keeps an existing identical directory.
-func (pi *packageInstall) extractChecked(ctx context.Context, a *Archive, zhOK bool) (hashes.Hash, error) {
+// moves it into place — or keeps an existing identical directory. known,
+// when set, is the package's "h1:" as knownH1 found it: the files are then
+// written without hashing them (unless a directory is already there).
+func (pi *packageInstall) extractChecked(ctx context.Context, a *Archive, zhOK bool, known hashes.Hash) (hashes.Hash, error) {
 	t := pi.task
 	dir := pi.dir()
+	if _, err := os.Lstat(dir); err == nil {
+		known = "" // compared with the archive's content below: compute it
+	}
 	holding, err := newStagingDir(dir)
 	if err != nil {
 		return "", err
 	}
 	defer os.RemoveAll(holding)
 	unpacked := filepath.Join(holding, "package")
-	h1, err := ExtractFile(ctx, a.Path, unpacked, t.run.in.Extract)
+	var h1 hashes.Hash
+	if known != "" {
+		if h1, err = extractFileUnhashed(ctx, a.Path, unpacked, t.run.in.Extract); h1 == "" {
+			h1 = known
+		}
+	} else {
+		h1, err = ExtractFile(ctx, a.Path, unpacked, t.run.in.Extract)
+	}
 	if err != nil {
 		return "", err
 	}

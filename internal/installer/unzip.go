@@ -73,6 +73,32 @@ func ExtractFile(ctx context.Context, zipPath, dir string, opts ExtractOptions) 
 // Extract is ExtractFile for an archive of size bytes read through r; name
 // stands for the archive in error messages.
 func Extract(ctx context.Context, r io.ReaderAt, size int64, name, dir string, opts ExtractOptions) (hashes.Hash, error) {
+	return extract(ctx, r, size, name, dir, opts, true)
+}
+
+// extractFileUnhashed is ExtractFile without hashing the files, for a
+// caller that already has the package's "h1:" in the form a registry
+// computes it from the archive (install_knownh1.go). That form equals the
+// unpacked directory's only for an archive of regular files with clean,
+// distinct names; for any other archive the files are hashed all the same
+// and the directory's "h1:" returned. It returns "" when nothing was hashed.
+func extractFileUnhashed(ctx context.Context, zipPath, dir string, opts ExtractOptions) (hashes.Hash, error) {
+	f, err := os.Open(zipPath)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	return extract(ctx, f, info.Size(), zipPath, dir, opts, false)
+}
+
+// extract is Extract; unless hash is set, it hashes the files written
+// only when the archive is not plain (plainArchive) and returns "" when it
+// did not.
+func extract(ctx context.Context, r io.ReaderAt, size int64, name, dir string, opts ExtractOptions, hash bool) (hashes.Hash, error) {
 	opts = opts.withDefaults()
 	zr, err := zip.NewReader(r, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
@@ -90,7 +116,7 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, name, dir string, o
 	if err != nil {
 		return "", err
 	}
-	h1, err := writeEntries(ctx, staging, name, entries, opts.MaxBytes)
+	h1, err := writeEntries(ctx, staging, name, entries, opts.MaxBytes, hash)
 	if err == nil {
 		err = commitStaging(staging, dir)
 	}
@@ -102,9 +128,10 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, name, dir string, o
 }
 
 // writeEntries writes the planned entries below root and returns the "h1:"
-// hash of the files written.
-func writeEntries(ctx context.Context, root, archive string, entries []plannedEntry, maxBytes int64) (hashes.Hash, error) {
+// hash of the files written ("" unless hash is set).
+func writeEntries(ctx context.Context, root, archive string, entries []plannedEntry, maxBytes int64, hash bool) (hashes.Hash, error) {
 	w := newEntryWriter(ctx, root, archive, maxBytes)
+	w.noHash = !hash && plainArchive(entries)
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
 			return "", err
@@ -113,7 +140,24 @@ func writeEntries(ctx context.Context, root, archive string, entries []plannedEn
 			return "", err
 		}
 	}
+	if w.noHash {
+		return "", nil
+	}
 	return w.sum.hash()
+}
+
+// plainArchive reports whether the archive holds only regular files with
+// clean, distinct names: then its "h1:" as a zip (hashes.md §3.2) equals
+// that of the directory unpacked from it.
+func plainArchive(entries []plannedEntry) bool {
+	seen := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		if e.kind != 0 || e.rel != e.file.Name || seen[e.rel] {
+			return false
+		}
+		seen[e.rel] = true
+	}
+	return true
 }
 
 // newBufferedInflater inflates with klauspost/compress/flate (about 1.5

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"slices"
@@ -52,17 +53,24 @@ func HashArchiveFile(ctx context.Context, zipPath string, opts ExtractOptions) (
 	if err != nil {
 		return HashedArchive{}, err
 	}
+	return HashArchive(ctx, f, info.Size(), zipPath, opts)
+}
+
+// HashArchive is HashArchiveFile for an archive of size bytes read through
+// r (a package held in memory, say); name stands for the archive in error
+// messages.
+func HashArchive(ctx context.Context, r io.ReaderAt, size int64, name string, opts ExtractOptions) (HashedArchive, error) {
 	opts = opts.withDefaults()
-	zr, err := zip.NewReader(f, info.Size())
+	zr, err := zip.NewReader(r, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		return HashedArchive{}, fmt.Errorf("cannot read archive %s: %w", zipPath, err)
+		return HashedArchive{}, fmt.Errorf("cannot read archive %s: %w", name, err)
 	}
 	zr.RegisterDecompressor(zip.Deflate, newBufferedInflater)
-	entries, err := planEntries(zr.File, zipPath, opts)
+	entries, err := planEntries(zr.File, name, opts)
 	if err != nil {
 		return HashedArchive{}, err
 	}
-	return hashEntries(ctx, zipPath, entries, opts.MaxBytes)
+	return hashEntries(ctx, name, entries, opts.MaxBytes)
 }
 
 // hashEntries hashes the planned entries' contents as writeEntries would

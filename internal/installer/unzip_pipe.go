@@ -18,10 +18,14 @@ import (
 const pipelineMin = 4 << 20
 
 // pipelineBuffers and pipelineBufferSize: buffers in flight between the
-// two sides, and their size.
+// two sides, and their size. Small enough that the buffers stay in the
+// core's cache between the inflating side and the hashing and writing side:
+// cold inits of 3 × 150 MB spent 0.56–0.92 s of system time with 4 × 1 MiB
+// (write copying from memory), 0.29–0.36 s with 4 × 128 KiB, the same user
+// time.
 const (
 	pipelineBuffers    = 4
-	pipelineBufferSize = 1 << 20
+	pipelineBufferSize = 128 << 10
 )
 
 // copyPipelined copies src to dst, reading src in one goroutine while

@@ -27,6 +27,8 @@ type entryWriter struct {
 	buf     []byte
 	sha     hash.Hash
 	sum     h1Summary
+	// noHash: write only; sum is not filled.
+	noHash bool
 }
 
 func newEntryWriter(ctx context.Context, root, archive string, maxBytes int64) *entryWriter {
@@ -54,7 +56,9 @@ func (w *entryWriter) write(e plannedEntry) error {
 	if err != nil {
 		return err
 	}
-	w.sum[e.rel] = digest
+	if !w.noHash {
+		w.sum[e.rel] = digest
+	}
 	return nil
 }
 
@@ -71,16 +75,20 @@ func (w *entryWriter) writeFile(e plannedEntry, target string) ([sha256.Size]byt
 	if err != nil {
 		return digest, err
 	}
-	w.sha.Reset()
+	var dst io.Writer = out
+	if !w.noHash {
+		w.sha.Reset()
+		dst = io.MultiWriter(out, w.sha)
+	}
 	src := &budgetReader{r: rc, ctx: w.ctx, left: &w.budget, limit: w.limit, archive: w.archive}
-	err = w.copy(io.MultiWriter(out, w.sha), src, e)
+	err = w.copy(dst, src, e)
 	if err == nil {
 		err = out.Chmod(e.file.Mode().Perm())
 	}
 	if closeErr := out.Close(); err == nil {
 		err = closeErr
 	}
-	if err != nil {
+	if err != nil || w.noHash {
 		return digest, err
 	}
 	w.sha.Sum(digest[:0])

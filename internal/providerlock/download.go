@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/tfdeps/tfdeps/hashes"
@@ -19,6 +20,9 @@ import (
 func (l *Locker) download(ctx context.Context, meta sources.PackageMeta, loc sources.HTTPURL) obtained {
 	if l.Client == nil {
 		return obtained{err: errNoDownloader}
+	}
+	if _, ok := meta.Authentication.(*sources.MirrorAuthentication); !ok && !l.DownloadAll {
+		return l.downloadUnwritten(ctx, meta, loc)
 	}
 	tmp, err := os.MkdirTemp(l.TempDir, "terraform-providers-lock")
 	if err != nil {
@@ -41,6 +45,35 @@ func (l *Locker) download(ctx context.Context, meta sources.PackageMeta, loc sou
 	}
 	l.remember(meta, a, dirH1)
 	return obtained{auth: auth, dirH1: dirH1, via: Downloaded}
+}
+
+// downloadUnwritten is download for packages that are only hashed: the
+// archive is kept in memory (spill.go) and hashed from there, read once
+// from the network and once from memory. Network mirrors' archives still
+// go to disk: their authentication hashes the file.
+func (l *Locker) downloadUnwritten(ctx context.Context, meta sources.PackageMeta, loc sources.HTTPURL) obtained {
+	buf := newSpillBuffer(l.memoryBudget(), l.TempDir)
+	defer buf.Close()
+	n, sum, err := l.Client.DownloadTo(ctx, registry.DownloadRequest{URL: loc.URL, Retries: meta.DownloadRetries}, buf)
+	if err != nil {
+		return obtained{err: err}
+	}
+	a := &registry.Archive{Size: n, SHA256: sum}
+	var auth *registry.AuthResult
+	if meta.Authentication != nil {
+		if auth, err = meta.Authentication.AuthenticateArchive(a); err != nil {
+			return obtained{err: err}
+		}
+	}
+	hashed, err := installer.HashArchive(ctx, buf, n, path.Base(loc.URL.Path), l.Extract)
+	if err != nil {
+		return obtained{err: err}
+	}
+	if _, err := hashed.Executable(meta.Provider.Type); err != nil {
+		return obtained{err: fmt.Errorf("provider binary not found: %s", err)}
+	}
+	l.remember(meta, a, hashed.H1)
+	return obtained{auth: auth, dirH1: hashed.H1, via: Downloaded}
 }
 
 // fromArchive handles a zip on local storage (a packed filesystem

@@ -44,10 +44,25 @@ type Locker struct {
 	TempDir string
 	// Extract bounds package archives.
 	Extract installer.ExtractOptions
+	// MemoryBudget bounds the bytes of downloaded archives held in memory
+	// at once (spill.go); 0 means DefaultMemoryBudget, negative none.
+	MemoryBudget int64
 
-	once sync.Once
-	mu   sync.Mutex
-	jobs map[packageKey]*packageJob
+	once   sync.Once
+	memory *memoryBudget
+	mu     sync.Mutex
+	jobs   map[packageKey]*packageJob
+}
+
+func (l *Locker) memoryBudget() *memoryBudget {
+	l.once.Do(func() {
+		n := l.MemoryBudget
+		if n == 0 {
+			n = DefaultMemoryBudget
+		}
+		l.memory = newMemoryBudget(max(n, 0))
+	})
+	return l.memory
 }
 
 // Via says how a package's hashes were obtained.
