@@ -210,6 +210,12 @@ func workDir(t *testing.T, mirrorURL string) (string, map[string]string) {
 // upstream and serves it over HTTPS: the faithful mirror to compare with.
 func staticMirror(t *testing.T) string {
 	t.Helper()
+	return tlsServer(t, http.FileServer(http.Dir(staticMirrorDir(t))))
+}
+
+// staticMirrorDir builds the "providers mirror" directory of staticMirror.
+func staticMirrorDir(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(nullConfig), 0o644); err != nil {
 		t.Fatal(err)
@@ -224,7 +230,7 @@ func staticMirror(t *testing.T) string {
 		args = append(args, "-platform="+pl)
 	}
 	tfdeps(t, dir, map[string]string{"TF_CLI_CONFIG_FILE": rc}, append(args, out)...)
-	return tlsServer(t, http.FileServer(http.Dir(out)))
+	return out
 }
 
 func sha256Of(b []byte) string {

@@ -8,7 +8,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,6 +28,27 @@ type fixture struct {
 	store    *storage.Store
 	server   *Server
 	http     *httptest.Server
+	// pauses records the retry pauses the server took (without waiting).
+	pauses *pauseLog
+}
+
+// pauseLog records retry pauses instead of sleeping.
+type pauseLog struct {
+	mu     sync.Mutex
+	pauses []time.Duration
+}
+
+func (p *pauseLog) sleep(ctx context.Context, d time.Duration) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pauses = append(p.pauses, d)
+	return ctx.Err()
+}
+
+func (p *pauseLog) list() []time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.pauses)
 }
 
 func testProviders() []registrytest.Provider {
@@ -42,9 +65,6 @@ func settingsFor(up *registrytest.Server) registry.Settings {
 		Getenv:       func(string) string { return "" },
 		Environ:      func() []string { return nil },
 		HostServices: map[string]map[string]any{upstreamHost: {"providers.v1": up.ProvidersBaseURL()}},
-		Backoff: func(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
-			return time.Millisecond
-		},
 	}
 }
 
@@ -60,7 +80,9 @@ func newFixture(t *testing.T, mutate func(*Options)) *fixture {
 
 func newFixtureOn(t *testing.T, up *registrytest.Server, st *storage.Store, mutate func(*Options)) *fixture {
 	t.Helper()
+	pauses := &pauseLog{}
 	opts := Options{
+		Retry:         RetryPolicy{Sleep: pauses.sleep},
 		Store:         st,
 		Upstreams:     []string{upstreamHost},
 		Registry:      settingsFor(up),
@@ -76,7 +98,7 @@ func newFixtureOn(t *testing.T, up *registrytest.Server, st *storage.Store, muta
 	}
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() { hs.Close(); srv.Close() })
-	return &fixture{t: t, upstream: up, store: st, server: srv, http: hs}
+	return &fixture{t: t, upstream: up, store: st, server: srv, http: hs, pauses: pauses}
 }
 
 // get performs a GET and returns status and body.

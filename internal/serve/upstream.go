@@ -157,7 +157,8 @@ func (u *upstream) fetch(ctx context.Context, p addrs.Provider, v versions.Versi
 	if !ok {
 		return nil, fmt.Errorf("unexpected package location %T", meta.Location)
 	}
-	a, err := u.client.Download(ctx, registry.DownloadRequest{URL: loc.URL, Dir: dir, Retries: meta.DownloadRetries})
+	noRetries := 0 // retryTransport retries
+	a, err := u.client.Download(ctx, registry.DownloadRequest{URL: loc.URL, Dir: dir, Retries: &noRetries})
 	if err != nil {
 		return nil, &DownloadError{Provider: p, Version: v, Platform: pl, Err: err}
 	}
