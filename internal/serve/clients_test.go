@@ -128,7 +128,21 @@ func tlsServer(t *testing.T, h http.Handler) string {
 // shared fake upstream.
 func startServe(t *testing.T) (string, *storage.Store) {
 	t.Helper()
-	st, err := storage.OpenDir(t.TempDir())
+	url, st, _ := startServeOn(t)
+	return url, st
+}
+
+// startServeDir is startServe, returning the storage directory.
+func startServeDir(t *testing.T) (string, string) {
+	t.Helper()
+	url, _, dir := startServeOn(t)
+	return url, dir
+}
+
+func startServeOn(t *testing.T) (string, *storage.Store, string) {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := storage.OpenDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +161,7 @@ func startServe(t *testing.T) (string, *storage.Store) {
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.Close)
-	return tlsServer(t, srv.Handler()), st
+	return tlsServer(t, srv.Handler()), st, dir
 }
 
 // cwdMu serialises in-process tfdeps runs, which change the working
