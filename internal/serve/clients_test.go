@@ -2,6 +2,7 @@ package serve_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -19,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -266,6 +268,7 @@ func TestTfdepsLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {
 	staticURL := staticMirror(t)
 
 	t.Run("providers lock, four platforms", func(t *testing.T) {
+		shared.upstream.ResetRequests()
 		locks := map[string]string{}
 		for name, url := range map[string]string{"serve": serveURL, "static": staticURL} {
 			dir, env := workDir(t, url)
@@ -282,6 +285,14 @@ func TestTfdepsLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {
 		if n := strings.Count(locks["serve"], "h1:"); n != 4 {
 			t.Errorf("lock has %d h1: hashes, want one per platform:\n%s", n, locks["serve"])
 		}
+		// The server vouches for its hashes: no archive was downloaded,
+		// neither from it nor by it.
+		if n := shared.upstream.Count(registrytest.Archive); n != 0 {
+			t.Errorf("the server downloaded %d archives from upstream, want 0", n)
+		}
+		if keys, _ := st.List(context.Background(), "", 1000); slices.ContainsFunc(keys, func(k string) bool { return strings.HasSuffix(k, ".zip") }) {
+			t.Errorf("archives stored: %v", keys)
+		}
 	})
 
 	t.Run("init", func(t *testing.T) {
@@ -295,7 +306,6 @@ func TestTfdepsLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {
 			t.Errorf("lock through serve differs from the static mirror's (-static +serve):\n%s", diff)
 		}
 	})
-	_ = st
 }
 
 func TestTofuLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -88,11 +89,33 @@ func TestLockFromLyingMirrorAsTofu(t *testing.T) {
 		t.Fatalf("tofu providers lock: %v\n%s", err, out)
 	}
 	want := readLock(t, dir)
-	t.Logf("tofu:\n%s\n%s", out, want)
 
 	dir2, env2 := workDir(t, url)
 	tfdeps(t, dir2, env2, lockArgs(url)...)
 	if diff := cmp.Diff(want, readLock(t, dir2)); diff != "" {
 		t.Errorf("tfdeps' lock differs from OpenTofu's (-tofu +tfdeps):\n%s", diff)
+	}
+}
+
+// Without OpenTofu at hand: the false hashes stay out of tfdeps' lock, and
+// every archive was downloaded to check the listed hashes.
+func TestLockFromLyingMirrorKeepsFalseHashesOut(t *testing.T) {
+	url := lyingMirror(t)
+	dir, env := workDir(t, url)
+	out := tfdeps(t, dir, env, lockArgs(url)...)
+	lock := readLock(t, dir)
+	for _, h := range []string{falseH1, falseZH} {
+		if strings.Contains(lock, h) {
+			t.Errorf("lock records the false %s:\n%s", h, lock)
+		}
+	}
+	if n := strings.Count(lock, `"h1:`); n != 4 {
+		t.Errorf("lock has %d h1: hashes, want one per platform:\n%s", n, lock)
+	}
+	if n := strings.Count(lock, `"zh:`); n != 4 {
+		t.Errorf("lock has %d zh: hashes, want one per platform:\n%s", n, lock)
+	}
+	if n := strings.Count(out, "(verified checksum)"); n != 4 {
+		t.Errorf("output:\n%s", out)
 	}
 }

@@ -124,6 +124,7 @@ func (s *Server) pullArchive(ctx context.Context, p addrs.Provider, v versions.V
 	}
 	defer f.archive.Remove()
 	s.metrics.upstreamBytes.Add(float64(f.archive.Size))
+	s.compareStated(ctx, p, v, pl, f.h1)
 	rec, err := s.storePackage(ctx, p, v, pl, f, "upstream")
 	if err != nil {
 		return err
@@ -132,6 +133,22 @@ func (s *Server) pullArchive(ctx context.Context, p addrs.Provider, v versions.V
 	s.log.Info("stored package from upstream", "provider", p.String(), "version", v.String(), "platform", pl.String(),
 		"bytes", f.archive.Size, "authentication", rec.Auth, "key_ids", rec.KeyIDs)
 	return nil
+}
+
+// compareStated logs when the h1: the registry stated for a package (and
+// VERSION.json listed until now) is not the one computed from the archive,
+// which replaces it from now on.
+func (s *Server) compareStated(ctx context.Context, p addrs.Provider, v versions.Version, pl addrs.Platform, computed hashes.Hash) {
+	var doc platformsDoc
+	if err := s.readImmutable(ctx, platformsKey(p, v), &doc); err != nil {
+		return
+	}
+	for _, h := range parseHashList(doc.Platforms[pl.String()]) {
+		if h.Scheme() == hashes.SchemeH1 && h != computed {
+			s.log.Warn("the upstream registry stated a wrong h1: hash; listing the computed one",
+				"provider", p.String(), "version", v.String(), "platform", pl.String(), "stated", string(h), "computed", string(computed))
+		}
+	}
 }
 
 // storePackage stores an authenticated archive and, after it, its record.
