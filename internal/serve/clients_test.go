@@ -3,20 +3,10 @@ package serve_test
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/sha256"
-	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/hex"
-	"encoding/pem"
 	"fmt"
-	"math/big"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,12 +14,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tfdeps/tfdeps/internal/cli"
-	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/internal/registrytest"
 	"github.com/tfdeps/tfdeps/internal/serve"
 	"github.com/tfdeps/tfdeps/internal/serve/storage"
@@ -38,10 +26,10 @@ import (
 // The client tests run tfdeps in this process and OpenTofu as a child
 // process; both trust TLS servers through SSL_CERT_FILE, which Go reads
 // once per process, so TestMain starts the shared fake upstream and writes
-// its CA together with the test CA of the mirrors before any test runs.
+// its CA before any test runs; the mirrors and servers under test serve
+// with the fake's certificate (tlsServer).
 var shared struct {
 	upstream *registrytest.Server
-	leaf     tls.Certificate
 	caFile   string
 	dir      string
 }
@@ -74,14 +62,8 @@ func runMain(m *testing.M) int {
 	}
 	defer up.Close()
 	shared.upstream = up
-	caPEM, leaf, err := testCA()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	shared.leaf = leaf
 	shared.caFile = filepath.Join(dir, "ca.pem")
-	if err := os.WriteFile(shared.caFile, append(up.CAPEM(), caPEM...), 0o644); err != nil {
+	if err := os.WriteFile(shared.caFile, up.CAPEM(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -89,39 +71,10 @@ func runMain(m *testing.M) int {
 	return m.Run()
 }
 
-// testCA makes a CA and a leaf certificate for 127.0.0.1 signed by it.
-func testCA() ([]byte, tls.Certificate, error) {
-	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	ca := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "tfdeps serve test CA"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
-	}
-	caDER, err := x509.CreateCertificate(rand.Reader, ca, ca, &caKey.PublicKey, caKey)
-	if err != nil {
-		return nil, tls.Certificate{}, err
-	}
-	leafKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	leaf := &x509.Certificate{
-		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		KeyUsage: x509.KeyUsageDigitalSignature,
-	}
-	leafDER, err := x509.CreateCertificate(rand.Reader, leaf, ca, &leafKey.PublicKey, caKey)
-	if err != nil {
-		return nil, tls.Certificate{}, err
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}),
-		tls.Certificate{Certificate: [][]byte{leafDER}, PrivateKey: leafKey}, nil
-}
-
 // tlsServer serves h over HTTPS with the test certificate.
 func tlsServer(t *testing.T, h http.Handler) string {
 	t.Helper()
-	s := httptest.NewUnstartedServer(h)
-	s.TLS = &tls.Config{Certificates: []tls.Certificate{shared.leaf}}
-	s.StartTLS()
+	s := shared.upstream.StartTLS(h)
 	t.Cleanup(s.Close)
 	return s.URL + "/"
 }
@@ -148,17 +101,7 @@ func startServeOn(t *testing.T) (string, *storage.Store, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := serve.New(serve.Options{
-		Store:     st,
-		Upstreams: []string{"registry.opentofu.org"},
-		Registry: registry.Settings{
-			Getenv:       func(string) string { return "" },
-			Environ:      func() []string { return nil },
-			HostServices: map[string]map[string]any{"registry.opentofu.org": {"providers.v1": shared.upstream.ProvidersBaseURL()}},
-		},
-		BaseTransport: shared.upstream.Transport(),
-		TempDir:       t.TempDir(),
-	})
+	srv, err := serve.New(serve.UpstreamOptions(st, shared.upstream.ProvidersBaseURL(), shared.upstream.Transport(), t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,13 +58,23 @@ func testProviders() []registrytest.Provider {
 	}
 }
 
-// settingsFor points upstreamHost at the fake through a host block, as an
-// operator's CLI configuration would.
-func settingsFor(up *registrytest.Server) registry.Settings {
-	return registry.Settings{
-		Getenv:       func(string) string { return "" },
-		Environ:      func() []string { return nil },
-		HostServices: map[string]map[string]any{upstreamHost: {"providers.v1": up.ProvidersBaseURL()}},
+// UpstreamOptions are the server options of every test in front of a fake
+// upstream (internal/registrytest): upstreamHost's providers.v1 service at
+// providersURL through a host block, as an operator's CLI configuration
+// would say it, an empty environment, and base (the fake's transport, or
+// one trusting its CA) for upstream connections. Tests in package
+// serve_test use it too.
+func UpstreamOptions(st *storage.Store, providersURL string, base *http.Transport, tempDir string) Options {
+	return Options{
+		Store:     st,
+		Upstreams: []string{upstreamHost},
+		Registry: registry.Settings{
+			Getenv:       func(string) string { return "" },
+			Environ:      func() []string { return nil },
+			HostServices: map[string]map[string]any{upstreamHost: {"providers.v1": providersURL}},
+		},
+		BaseTransport: base,
+		TempDir:       tempDir,
 	}
 }
 
@@ -81,14 +91,8 @@ func newFixture(t *testing.T, mutate func(*Options)) *fixture {
 func newFixtureOn(t *testing.T, up *registrytest.Server, st *storage.Store, mutate func(*Options)) *fixture {
 	t.Helper()
 	pauses := &pauseLog{}
-	opts := Options{
-		Retry:         RetryPolicy{Sleep: pauses.sleep},
-		Store:         st,
-		Upstreams:     []string{upstreamHost},
-		Registry:      settingsFor(up),
-		BaseTransport: up.Transport(),
-		TempDir:       t.TempDir(),
-	}
+	opts := UpstreamOptions(st, up.ProvidersBaseURL(), up.Transport(), t.TempDir())
+	opts.Retry = RetryPolicy{Sleep: pauses.sleep}
 	if mutate != nil {
 		mutate(&opts)
 	}
