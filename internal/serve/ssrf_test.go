@@ -125,6 +125,14 @@ func TestSSRFLoopbackDownloadRefused(t *testing.T) {
 // but another download_url.
 func rewriteDownloadURL(t *testing.T, f *fixture, metaPath, url string) {
 	t.Helper()
+	overrideMeta(t, f, metaPath, func(doc map[string]any) { doc["download_url"] = url })
+	f.upstream.ResetRequests()
+}
+
+// overrideMeta makes the upstream answer metaPath (package metadata) with
+// its own answer as change leaves it.
+func overrideMeta(t *testing.T, f *fixture, metaPath string, change func(doc map[string]any)) {
+	t.Helper()
 	resp, err := f.upstream.Client().Get(f.upstream.URL() + metaPath)
 	if err != nil {
 		t.Fatal(err)
@@ -133,13 +141,12 @@ func rewriteDownloadURL(t *testing.T, f *fixture, metaPath, url string) {
 	resp.Body.Close()
 	var doc map[string]any
 	decodeJSON(t, body, &doc)
-	doc["download_url"] = url
+	change(doc)
 	out, _ := json.Marshal(doc)
 	f.upstream.Override(metaPath, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(out)
 	})
-	f.upstream.ResetRequests()
 }
 
 func TestBadPathsNeverReachStorage(t *testing.T) {

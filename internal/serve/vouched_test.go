@@ -1,8 +1,6 @@
 package serve
 
 import (
-	"encoding/json"
-	"io"
 	"net/http"
 	"testing"
 
@@ -20,34 +18,22 @@ const (
 // (the one the server asks for) carry a changed "packages" map.
 func doctorPackagesMap(t *testing.T, f *fixture, change func(map[string][]string)) {
 	t.Helper()
-	const metaPath = "/v1/providers/hashicorp/null/3.2.1/download/linux/amd64"
-	resp, err := f.upstream.Client().Get(f.upstream.URL() + metaPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	var doc map[string]any
-	decodeJSON(t, body, &doc)
-	pkgs := doc["packages"].(map[string]any)
-	listed := map[string][]string{}
-	for pl, e := range pkgs {
-		for _, h := range e.(map[string]any)["hashes"].([]any) {
-			listed[pl] = append(listed[pl], h.(string))
+	overrideMeta(t, f, "/v1/providers/hashicorp/null/3.2.1/download/linux/amd64", func(doc map[string]any) {
+		pkgs := doc["packages"].(map[string]any)
+		listed := map[string][]string{}
+		for pl, e := range pkgs {
+			for _, h := range e.(map[string]any)["hashes"].([]any) {
+				listed[pl] = append(listed[pl], h.(string))
+			}
 		}
-	}
-	change(listed)
-	for pl, hs := range listed {
-		pkgs[pl].(map[string]any)["hashes"] = hs
-	}
-	out, _ := json.Marshal(doc)
-	f.upstream.Override(metaPath, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(out)
+		change(listed)
+		for pl, hs := range listed {
+			pkgs[pl].(map[string]any)["hashes"] = hs
+		}
 	})
 }
 
-// hashesOf returns the platform's hashes in the served VERSION.json.
+// versionHashes returns each platform's hashes in the served VERSION.json.
 func (f *fixture) versionHashes() map[string][]string {
 	f.t.Helper()
 	code, body := f.get(nullVersion)
