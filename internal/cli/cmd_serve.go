@@ -32,7 +32,8 @@ Usage: tfdeps [global options] serve [options]
   init: host blocks, credentials, TF_TOKEN_* variables, SSL_CERT_FILE.
   An upstream 429, 5xx or dropped connection is retried (3 tries,
   Retry-After honoured up to 5s); what persists is passed on to the
-  client as 429 or 503 with Retry-After, or as 502.
+  client as 429 or 503 with Retry-After, or as 502, and a host that
+  asked to wait is not asked again before its Retry-After has passed.
 
 Options:
 

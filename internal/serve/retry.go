@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -67,11 +68,16 @@ type UpstreamStatusError struct {
 	URL        string
 	Status     int
 	StatusText string
+	// Attempts is the number of tries; 0 when the upstream was not asked
+	// because the Retry-After of an earlier answer has not passed.
 	Attempts   int
 	RetryAfter time.Duration
 }
 
 func (e *UpstreamStatusError) Error() string {
+	if e.Attempts == 0 {
+		return fmt.Sprintf("upstream answered %s with a Retry-After that has not passed (%s left); not asked again", e.StatusText, e.RetryAfter)
+	}
 	s := "upstream answered " + e.StatusText
 	if e.Attempts > 1 {
 		s += fmt.Sprintf(" to %d tries", e.Attempts)
@@ -84,14 +90,60 @@ func (e *UpstreamStatusError) Error() string {
 
 // retryTransport retries upstream requests as its policy says, counting
 // each failed try in failures (by reason: "429", "5xx", "connection").
+// When a 429 or 503 with a Retry-After outlasts the retries, the host is
+// not asked again until that time has passed: requests meanwhile fail at
+// once with the same status and the time left.
 type retryTransport struct {
 	base     http.RoundTripper
 	policy   RetryPolicy
 	failures func(reason string)
 	now      func() time.Time
+
+	mu   sync.Mutex
+	held map[string]holdOff // by host
+}
+
+// holdOff is a host's answer that asked to wait, and when the wait ends.
+type holdOff struct {
+	answer UpstreamStatusError
+	until  time.Time
+}
+
+// holding returns the error of a request to a host that asked to wait.
+func (t *retryTransport) holding(host string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	h, ok := t.held[host]
+	if !ok {
+		return nil
+	}
+	left := h.until.Sub(t.now())
+	if left <= 0 {
+		delete(t.held, host)
+		return nil
+	}
+	e := h.answer
+	e.Attempts, e.RetryAfter = 0, left
+	return &e
+}
+
+// hold remembers a final 429 or 503 with a Retry-After.
+func (t *retryTransport) hold(host string, e *UpstreamStatusError) {
+	if e.RetryAfter <= 0 || (e.Status != http.StatusTooManyRequests && e.Status != http.StatusServiceUnavailable) {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.held == nil {
+		t.held = map[string]holdOff{}
+	}
+	t.held[host] = holdOff{answer: *e, until: t.now().Add(e.RetryAfter)}
 }
 
 func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := t.holding(req.URL.Host); err != nil {
+		return nil, err
+	}
 	replayable := req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
 	var waited time.Duration
 	for n := 1; ; n++ {
@@ -119,7 +171,9 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 				return nil, err
 			}
 			drain(resp)
-			return nil, &UpstreamStatusError{URL: req.URL.Redacted(), Status: resp.StatusCode, StatusText: resp.Status, Attempts: n, RetryAfter: retryAfter}
+			e := &UpstreamStatusError{URL: req.URL.Redacted(), Status: resp.StatusCode, StatusText: resp.Status, Attempts: n, RetryAfter: retryAfter}
+			t.hold(req.URL.Host, e)
+			return nil, e
 		}
 		if resp != nil {
 			drain(resp)

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -213,4 +214,39 @@ func grepLines(s, sub string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// After a 429 whose Retry-After outlasts the retries, the upstream is not
+// asked again before that time: clients get the 429 and the time left.
+func TestUpstreamNotAskedDuringRetryAfter(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	f := newFixture(t, func(o *Options) { o.Now = clock })
+	f.upstream.Inject(registrytest.Archive, registrytest.Fault{Kind: registrytest.Status, Status: 429, Header: retryAfter("120"), Times: 1})
+	if resp, body := f.getFull(nullArchive); resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "120" {
+		t.Fatalf("first: %d Retry-After %q: %s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
+	mu.Lock()
+	now = now.Add(100 * time.Second)
+	mu.Unlock()
+	resp, body := f.getFull(nullArchive)
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "20" {
+		t.Errorf("during the wait: %d Retry-After %q, want 429 and 20: %s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
+	if !strings.Contains(body, "not asked again") {
+		t.Errorf("body does not say the upstream was not asked: %q", body)
+	}
+	if n := f.upstream.Count(registrytest.Archive); n != 1 {
+		t.Errorf("upstream saw %d archive requests during its Retry-After, want 1", n)
+	}
+	mu.Lock()
+	now = now.Add(21 * time.Second)
+	mu.Unlock()
+	if code, body := f.get(nullArchive); code != http.StatusOK {
+		t.Errorf("after the wait: %d %s", code, body)
+	}
+	if got := f.archiveKeys(); len(got) != 1 {
+		t.Errorf("stored archives %v, want one", got)
+	}
 }
