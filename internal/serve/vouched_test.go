@@ -2,6 +2,7 @@ package serve
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -84,5 +85,27 @@ func TestVersionListsOnlyVouchedHashes(t *testing.T) {
 	want["darwin_arm64"] = []string{info["darwin_arm64"].H1, info["darwin_arm64"].ZH()}
 	if diff := cmp.Diff(want, f.versionHashes()); diff != "" {
 		t.Errorf("VERSION.json hashes after the darwin_arm64 download (-want +got):\n%s", diff)
+	}
+}
+
+// With read tokens, VERSION.json's archive URLs carry a signature and the
+// vouching parameter; the archive answers to the URL without a token.
+func TestVouchedURLWithReadTokens(t *testing.T) {
+	f := newFixture(t, func(o *Options) { o.ReadTokens = []string{"r"} })
+	code, body := f.get(nullVersion, "Authorization", "Bearer r")
+	if code != http.StatusOK {
+		t.Fatalf("VERSION.json: %d %s", code, body)
+	}
+	var doc mirrorVersionDoc
+	decodeJSON(t, body, &doc)
+	u := doc.Archives["linux_amd64"].URL
+	if !strings.Contains(u, "sig=") || !strings.HasSuffix(u, "&"+VouchedQuery) {
+		t.Errorf("archive URL %q lacks the signature or the vouching parameter", u)
+	}
+	if code, body := f.get("/registry.opentofu.org/hashicorp/null/" + u); code != http.StatusOK {
+		t.Errorf("archive through the listed URL: %d %s", code, body)
+	}
+	if code, _ := f.get(nullArchive); code != http.StatusUnauthorized {
+		t.Errorf("archive without signature or token: %d, want 401", code)
 	}
 }
