@@ -144,16 +144,11 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := t.holding(req.URL.Host); err != nil {
 		return nil, err
 	}
-	replayable := req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
+	// Upstream requests are GETs; one with a body is tried once (a
+	// RoundTripper must not change the request to resend it).
+	replayable := req.Body == nil || req.Body == http.NoBody
 	var waited time.Duration
 	for n := 1; ; n++ {
-		if n > 1 && req.GetBody != nil {
-			body, err := req.GetBody()
-			if err != nil {
-				return nil, err
-			}
-			req.Body = body
-		}
 		resp, err := t.base.RoundTrip(req)
 		reason := retryReason(req.Context(), resp, err)
 		if reason == "" {
