@@ -30,12 +30,16 @@ Usage: tfdeps [global options] serve [options]
 
   Upstream registries are reached through the same CLI configuration as
   init: host blocks, credentials, TF_TOKEN_* variables, SSL_CERT_FILE.
+  An upstream 429, 5xx or dropped connection is retried (3 tries,
+  Retry-After honoured up to 5s); what persists is passed on to the
+  client as 429 or 503 with Retry-After, or as 502, and a host that
+  asked to wait is not asked again before its Retry-After has passed.
 
 Options:
 
   -listen=ADDR            Address to listen on (default :8080).
   -storage=DIR|URL        A local directory, or a bucket URL: s3://, gs://,
-                          file://, mem:// (default ./tfdeps-serve).
+                          azblob://, file://, mem:// (default ./tfdeps-serve).
   -tls-cert=FILE          Serve HTTPS with this certificate chain...
   -tls-key=FILE           ...and this key. Without them, plain HTTP (for use
                           behind a TLS-terminating proxy).

@@ -2,32 +2,22 @@ package serve_test
 
 import (
 	"bytes"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
+	"context"
 	"crypto/sha256"
-	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/hex"
-	"encoding/pem"
 	"fmt"
-	"math/big"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tfdeps/tfdeps/internal/cli"
-	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/internal/registrytest"
 	"github.com/tfdeps/tfdeps/internal/serve"
 	"github.com/tfdeps/tfdeps/internal/serve/storage"
@@ -36,10 +26,10 @@ import (
 // The client tests run tfdeps in this process and OpenTofu as a child
 // process; both trust TLS servers through SSL_CERT_FILE, which Go reads
 // once per process, so TestMain starts the shared fake upstream and writes
-// its CA together with the test CA of the mirrors before any test runs.
+// its CA before any test runs; the mirrors and servers under test serve
+// with the fake's certificate (tlsServer).
 var shared struct {
 	upstream *registrytest.Server
-	leaf     tls.Certificate
 	caFile   string
 	dir      string
 }
@@ -72,14 +62,8 @@ func runMain(m *testing.M) int {
 	}
 	defer up.Close()
 	shared.upstream = up
-	caPEM, leaf, err := testCA()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	shared.leaf = leaf
 	shared.caFile = filepath.Join(dir, "ca.pem")
-	if err := os.WriteFile(shared.caFile, append(up.CAPEM(), caPEM...), 0o644); err != nil {
+	if err := os.WriteFile(shared.caFile, up.CAPEM(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -87,39 +71,10 @@ func runMain(m *testing.M) int {
 	return m.Run()
 }
 
-// testCA makes a CA and a leaf certificate for 127.0.0.1 signed by it.
-func testCA() ([]byte, tls.Certificate, error) {
-	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	ca := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "tfdeps serve test CA"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
-	}
-	caDER, err := x509.CreateCertificate(rand.Reader, ca, ca, &caKey.PublicKey, caKey)
-	if err != nil {
-		return nil, tls.Certificate{}, err
-	}
-	leafKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	leaf := &x509.Certificate{
-		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		KeyUsage: x509.KeyUsageDigitalSignature,
-	}
-	leafDER, err := x509.CreateCertificate(rand.Reader, leaf, ca, &leafKey.PublicKey, caKey)
-	if err != nil {
-		return nil, tls.Certificate{}, err
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}),
-		tls.Certificate{Certificate: [][]byte{leafDER}, PrivateKey: leafKey}, nil
-}
-
 // tlsServer serves h over HTTPS with the test certificate.
 func tlsServer(t *testing.T, h http.Handler) string {
 	t.Helper()
-	s := httptest.NewUnstartedServer(h)
-	s.TLS = &tls.Config{Certificates: []tls.Certificate{shared.leaf}}
-	s.StartTLS()
+	s := shared.upstream.StartTLS(h)
 	t.Cleanup(s.Close)
 	return s.URL + "/"
 }
@@ -128,26 +83,30 @@ func tlsServer(t *testing.T, h http.Handler) string {
 // shared fake upstream.
 func startServe(t *testing.T) (string, *storage.Store) {
 	t.Helper()
-	st, err := storage.OpenDir(t.TempDir())
+	url, st, _ := startServeOn(t)
+	return url, st
+}
+
+// startServeDir is startServe, returning the storage directory.
+func startServeDir(t *testing.T) (string, string) {
+	t.Helper()
+	url, _, dir := startServeOn(t)
+	return url, dir
+}
+
+func startServeOn(t *testing.T) (string, *storage.Store, string) {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := storage.OpenDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := serve.New(serve.Options{
-		Store:     st,
-		Upstreams: []string{"registry.opentofu.org"},
-		Registry: registry.Settings{
-			Getenv:       func(string) string { return "" },
-			Environ:      func() []string { return nil },
-			HostServices: map[string]map[string]any{"registry.opentofu.org": {"providers.v1": shared.upstream.ProvidersBaseURL()}},
-		},
-		BaseTransport: shared.upstream.Transport(),
-		TempDir:       t.TempDir(),
-	})
+	srv, err := serve.New(serve.UpstreamOptions(st, shared.upstream.ProvidersBaseURL(), shared.upstream.Transport(), t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.Close)
-	return tlsServer(t, srv.Handler()), st
+	return tlsServer(t, srv.Handler()), st, dir
 }
 
 // cwdMu serialises in-process tfdeps runs, which change the working
@@ -210,6 +169,12 @@ func workDir(t *testing.T, mirrorURL string) (string, map[string]string) {
 // upstream and serves it over HTTPS: the faithful mirror to compare with.
 func staticMirror(t *testing.T) string {
 	t.Helper()
+	return tlsServer(t, http.FileServer(http.Dir(staticMirrorDir(t))))
+}
+
+// staticMirrorDir builds the "providers mirror" directory of staticMirror.
+func staticMirrorDir(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(nullConfig), 0o644); err != nil {
 		t.Fatal(err)
@@ -224,7 +189,7 @@ func staticMirror(t *testing.T) string {
 		args = append(args, "-platform="+pl)
 	}
 	tfdeps(t, dir, map[string]string{"TF_CLI_CONFIG_FILE": rc}, append(args, out)...)
-	return tlsServer(t, http.FileServer(http.Dir(out)))
+	return out
 }
 
 func sha256Of(b []byte) string {
@@ -246,6 +211,7 @@ func TestTfdepsLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {
 	staticURL := staticMirror(t)
 
 	t.Run("providers lock, four platforms", func(t *testing.T) {
+		shared.upstream.ResetRequests()
 		locks := map[string]string{}
 		for name, url := range map[string]string{"serve": serveURL, "static": staticURL} {
 			dir, env := workDir(t, url)
@@ -262,6 +228,14 @@ func TestTfdepsLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {
 		if n := strings.Count(locks["serve"], "h1:"); n != 4 {
 			t.Errorf("lock has %d h1: hashes, want one per platform:\n%s", n, locks["serve"])
 		}
+		// The server vouches for its hashes: no archive was downloaded,
+		// neither from it nor by it.
+		if n := shared.upstream.Count(registrytest.Archive); n != 0 {
+			t.Errorf("the server downloaded %d archives from upstream, want 0", n)
+		}
+		if keys, _ := st.List(context.Background(), "", 1000); slices.ContainsFunc(keys, func(k string) bool { return strings.HasSuffix(k, ".zip") }) {
+			t.Errorf("archives stored: %v", keys)
+		}
 	})
 
 	t.Run("init", func(t *testing.T) {
@@ -275,7 +249,6 @@ func TestTfdepsLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {
 			t.Errorf("lock through serve differs from the static mirror's (-static +serve):\n%s", diff)
 		}
 	})
-	_ = st
 }
 
 func TestTofuLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {

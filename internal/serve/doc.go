@@ -10,8 +10,10 @@
 // authenticates before anything is stored), the provider and module
 // registry protocols for published releases and their publishing API,
 // bearer tokens for reading and publishing, the outbound address guard
-// against server-side request forgery, Prometheus metrics and structured
-// access logs.
+// against server-side request forgery, the retry of upstream 429, 5xx and
+// broken connections and the status a client gets when they persist
+// (retry.go), which hashes VERSION.json vouches for (vouchedHashes,
+// VouchedQuery), Prometheus metrics and structured access logs.
 //
 // It does not speak the registry protocol as a client, authenticate
 // packages or hash archives itself: internal/sources and internal/registry

@@ -8,7 +8,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,6 +28,27 @@ type fixture struct {
 	store    *storage.Store
 	server   *Server
 	http     *httptest.Server
+	// pauses records the retry pauses the server took (without waiting).
+	pauses *pauseLog
+}
+
+// pauseLog records retry pauses instead of sleeping.
+type pauseLog struct {
+	mu     sync.Mutex
+	pauses []time.Duration
+}
+
+func (p *pauseLog) sleep(ctx context.Context, d time.Duration) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pauses = append(p.pauses, d)
+	return ctx.Err()
+}
+
+func (p *pauseLog) list() []time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.pauses)
 }
 
 func testProviders() []registrytest.Provider {
@@ -35,16 +58,23 @@ func testProviders() []registrytest.Provider {
 	}
 }
 
-// settingsFor points upstreamHost at the fake through a host block, as an
-// operator's CLI configuration would.
-func settingsFor(up *registrytest.Server) registry.Settings {
-	return registry.Settings{
-		Getenv:       func(string) string { return "" },
-		Environ:      func() []string { return nil },
-		HostServices: map[string]map[string]any{upstreamHost: {"providers.v1": up.ProvidersBaseURL()}},
-		Backoff: func(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
-			return time.Millisecond
+// UpstreamOptions are the server options of every test in front of a fake
+// upstream (internal/registrytest): upstreamHost's providers.v1 service at
+// providersURL through a host block, as an operator's CLI configuration
+// would say it, an empty environment, and base (the fake's transport, or
+// one trusting its CA) for upstream connections. Tests in package
+// serve_test use it too.
+func UpstreamOptions(st *storage.Store, providersURL string, base *http.Transport, tempDir string) Options {
+	return Options{
+		Store:     st,
+		Upstreams: []string{upstreamHost},
+		Registry: registry.Settings{
+			Getenv:       func(string) string { return "" },
+			Environ:      func() []string { return nil },
+			HostServices: map[string]map[string]any{upstreamHost: {"providers.v1": providersURL}},
 		},
+		BaseTransport: base,
+		TempDir:       tempDir,
 	}
 }
 
@@ -60,13 +90,9 @@ func newFixture(t *testing.T, mutate func(*Options)) *fixture {
 
 func newFixtureOn(t *testing.T, up *registrytest.Server, st *storage.Store, mutate func(*Options)) *fixture {
 	t.Helper()
-	opts := Options{
-		Store:         st,
-		Upstreams:     []string{upstreamHost},
-		Registry:      settingsFor(up),
-		BaseTransport: up.Transport(),
-		TempDir:       t.TempDir(),
-	}
+	pauses := &pauseLog{}
+	opts := UpstreamOptions(st, up.ProvidersBaseURL(), up.Transport(), t.TempDir())
+	opts.Retry = RetryPolicy{Sleep: pauses.sleep}
 	if mutate != nil {
 		mutate(&opts)
 	}
@@ -76,7 +102,7 @@ func newFixtureOn(t *testing.T, up *registrytest.Server, st *storage.Store, muta
 	}
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(func() { hs.Close(); srv.Close() })
-	return &fixture{t: t, upstream: up, store: st, server: srv, http: hs}
+	return &fixture{t: t, upstream: up, store: st, server: srv, http: hs, pauses: pauses}
 }
 
 // get performs a GET and returns status and body.

@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/internal/registrytest"
 	"github.com/tfdeps/tfdeps/internal/serve"
 	"github.com/tfdeps/tfdeps/internal/serve/storage"
@@ -39,18 +38,9 @@ func childOptions(st *storage.Store, upstreamURL string, caPEM []byte, temp stri
 	if !pool.AppendCertsFromPEM(caPEM) {
 		return serve.Options{}, errors.New("no CA certificate")
 	}
-	return serve.Options{
-		Store:     st,
-		Upstreams: []string{"registry.opentofu.org"},
-		Registry: registry.Settings{
-			Getenv:       func(string) string { return "" },
-			Environ:      func() []string { return nil },
-			HostServices: map[string]map[string]any{"registry.opentofu.org": {"providers.v1": upstreamURL}},
-		},
-		BaseTransport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}},
-		TempDir:       temp,
-		LeaseTTL:      time.Second,
-	}, nil
+	opts := serve.UpstreamOptions(st, upstreamURL, &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}, temp)
+	opts.LeaseTTL = time.Second
+	return opts, nil
 }
 
 // runChild is the child process: a server on loopback that writes its

@@ -20,9 +20,12 @@ type metrics struct {
 	bytes          *prometheus.CounterVec
 	cache          *prometheus.CounterVec
 	upstreamErrors *prometheus.CounterVec
-	upstreamFetch  prometheus.Histogram
-	upstreamBytes  prometheus.Counter
-	inflight       prometheus.Gauge
+	// upstreamFailures counts failed tries of upstream requests, retried
+	// or not, by reason (429, 5xx, connection).
+	upstreamFailures *prometheus.CounterVec
+	upstreamFetch    prometheus.Histogram
+	upstreamBytes    prometheus.Counter
+	inflight         prometheus.Gauge
 }
 
 func newMetrics() *metrics {
@@ -44,6 +47,9 @@ func newMetrics() *metrics {
 		upstreamErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tfdeps_serve_upstream_errors_total", Help: "Failed upstream operations by kind.",
 		}, []string{"kind"}),
+		upstreamFailures: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "tfdeps_serve_upstream_failed_tries_total", Help: "Upstream HTTP tries that failed with 429, 5xx or a broken connection (each retry counted), by reason.",
+		}, []string{"reason"}),
 		upstreamFetch: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "tfdeps_serve_upstream_download_seconds", Help: "Duration of upstream archive downloads, authentication and storing included.",
 			Buckets: prometheus.ExponentialBuckets(0.01, 4, 9),
@@ -55,7 +61,7 @@ func newMetrics() *metrics {
 			Name: "tfdeps_serve_upstream_downloads_in_flight", Help: "Upstream archive downloads running.",
 		}),
 	}
-	m.reg.MustRegister(m.requests, m.duration, m.bytes, m.cache, m.upstreamErrors, m.upstreamFetch, m.upstreamBytes, m.inflight,
+	m.reg.MustRegister(m.requests, m.duration, m.bytes, m.cache, m.upstreamErrors, m.upstreamFailures, m.upstreamFetch, m.upstreamBytes, m.inflight,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -193,18 +193,9 @@ func TestPublishMirrorImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := serve.New(serve.Options{
-		Store:     st,
-		Upstreams: []string{"registry.opentofu.org"},
-		Registry: registry.Settings{
-			Getenv:       func(string) string { return "" },
-			Environ:      func() []string { return nil },
-			HostServices: map[string]map[string]any{"registry.opentofu.org": {"providers.v1": shared.upstream.ProvidersBaseURL()}},
-		},
-		BaseTransport: shared.upstream.Transport(),
-		PublishTokens: []string{"p"},
-		TempDir:       t.TempDir(),
-	})
+	opts := serve.UpstreamOptions(st, shared.upstream.ProvidersBaseURL(), shared.upstream.Transport(), t.TempDir())
+	opts.PublishTokens = []string{"p"}
+	srv, err := serve.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,6 +124,7 @@ func (s *Server) pullArchive(ctx context.Context, p addrs.Provider, v versions.V
 	}
 	defer f.archive.Remove()
 	s.metrics.upstreamBytes.Add(float64(f.archive.Size))
+	s.compareStated(ctx, p, v, pl, f.h1)
 	rec, err := s.storePackage(ctx, p, v, pl, f, "upstream")
 	if err != nil {
 		return err
@@ -132,6 +133,22 @@ func (s *Server) pullArchive(ctx context.Context, p addrs.Provider, v versions.V
 	s.log.Info("stored package from upstream", "provider", p.String(), "version", v.String(), "platform", pl.String(),
 		"bytes", f.archive.Size, "authentication", rec.Auth, "key_ids", rec.KeyIDs)
 	return nil
+}
+
+// compareStated logs when the h1: the registry stated for a package (and
+// VERSION.json listed until now) is not the one computed from the archive,
+// which replaces it from now on.
+func (s *Server) compareStated(ctx context.Context, p addrs.Provider, v versions.Version, pl addrs.Platform, computed hashes.Hash) {
+	var doc platformsDoc
+	if err := s.readImmutable(ctx, platformsKey(p, v), &doc); err != nil {
+		return
+	}
+	for _, h := range parseHashList(doc.Platforms[pl.String()]) {
+		if h.Scheme() == hashes.SchemeH1 && h != computed {
+			s.log.Warn("the upstream registry stated a wrong h1: hash; listing the computed one",
+				"provider", p.String(), "version", v.String(), "platform", pl.String(), "stated", string(h), "computed", string(computed))
+		}
+	}
 }
 
 // storePackage stores an authenticated archive and, after it, its record.
@@ -196,13 +213,18 @@ func (s *Server) storageFailure(w http.ResponseWriter, r *http.Request, err erro
 }
 
 // upstreamFailure maps an upstream error to the answer the network mirror
-// protocol expects: 404 for what upstream does not have, 502 (with the
-// error text) for what failed, 504 for a timeout.
+// protocol expects: 404 for what upstream does not have; for an upstream
+// 429 or 503 that outlasted the retries, the same status with a
+// Retry-After (the upstream's, else DefaultRetryAfter), which OpenTofu's
+// download client and go-retryablehttp clients honour; 502 for other
+// upstream failures (other 5xx, broken connections, failed checks); 504
+// for a timeout. The body is the error text.
 func (s *Server) upstreamFailure(w http.ResponseWriter, r *http.Request, kind string, err error) {
 	var (
 		unknown  *registry.ProviderUnknownError
 		platform *registry.PlatformUnsupportedError
 		protocol *registry.ProtocolUnsupportedError
+		status   *UpstreamStatusError
 	)
 	switch {
 	case errors.As(err, &unknown), errors.As(err, &platform), errors.As(err, &protocol):
@@ -213,11 +235,23 @@ func (s *Server) upstreamFailure(w http.ResponseWriter, r *http.Request, kind st
 	}
 	s.metrics.upstreamErrors.WithLabelValues(kind).Inc()
 	s.log.Error("upstream", "kind", kind, "path", r.URL.EscapedPath(), "error", err)
-	status := http.StatusBadGateway
-	if errors.Is(err, context.DeadlineExceeded) {
-		status = http.StatusGatewayTimeout
+	code := http.StatusBadGateway
+	switch {
+	case errors.As(err, &status) && (status.Status == http.StatusTooManyRequests || status.Status == http.StatusServiceUnavailable):
+		code = status.Status
+		after := status.RetryAfter
+		if after <= 0 {
+			after = DefaultRetryAfter
+		}
+		w.Header().Set("Retry-After", strconv.FormatInt(int64((after+time.Second-1)/time.Second), 10))
+	case errors.Is(err, context.DeadlineExceeded):
+		code = http.StatusGatewayTimeout
 	}
-	http.Error(w, err.Error(), status)
+	http.Error(w, "upstream: "+err.Error(), code)
 }
+
+// DefaultRetryAfter is the Retry-After sent with a 429 or 503 passed on
+// from an upstream that gave none.
+const DefaultRetryAfter = 10 * time.Second
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

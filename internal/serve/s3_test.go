@@ -96,15 +96,31 @@ func TestS3FaultsStoreNothing(t *testing.T) {
 	up := registrytest.New(t, registrytest.Options{Providers: testProviders()})
 	st, _ := s3Store(t)
 	f := newFixtureOn(t, up, st, nil)
-	for _, fault := range []registrytest.Fault{{Kind: registrytest.Tamper}, {Kind: registrytest.Truncate}, {Kind: registrytest.Status, Status: 500}} {
-		up.Inject(registrytest.Archive, fault)
-		if code, _ := f.get(nullArchive); code != http.StatusBadGateway {
-			t.Errorf("fault %v: status %d, want 502", fault.Kind, code)
+	for _, tt := range []struct {
+		fault registrytest.Fault
+		want  int
+	}{
+		{registrytest.Fault{Kind: registrytest.Tamper}, http.StatusBadGateway},
+		{registrytest.Fault{Kind: registrytest.Truncate}, http.StatusBadGateway},
+		{registrytest.Fault{Kind: registrytest.Status, Status: 500}, http.StatusBadGateway},
+		{registrytest.Fault{Kind: registrytest.Status, Status: 429}, http.StatusTooManyRequests},
+	} {
+		up.Inject(registrytest.Archive, tt.fault)
+		if code, _ := f.get(nullArchive); code != tt.want {
+			t.Errorf("fault %v %d: status %d, want %d", tt.fault.Kind, tt.fault.Status, code, tt.want)
 		}
 		up.ClearFaults()
 	}
 	if f.hasKey(".zip") || f.hasKey("linux_amd64.json") {
 		t.Errorf("stored after failures: %v", f.keys())
+	}
+	// A 429 the retries outlast: one object.
+	up.Inject(registrytest.Archive, registrytest.Fault{Kind: registrytest.Status, Status: 429, Times: 2})
+	if code, body := f.get(nullArchive); code != http.StatusOK {
+		t.Errorf("after two 429s: status %d: %s", code, body)
+	}
+	if n := len(f.archiveKeys()); n != 1 {
+		t.Errorf("%d archives stored, want 1: %v", n, f.keys())
 	}
 }
 

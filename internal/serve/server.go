@@ -63,6 +63,12 @@ type Options struct {
 	MaxArchiveSize int64
 	// TempDir receives downloads before they are checked (default os.TempDir()).
 	TempDir string
+	// Retry says how upstream requests are retried after a 429, a 5xx or
+	// a broken connection (zero value: 3 tries, pauses from 500 ms,
+	// Retry-After honoured up to 5 s). The registry client's own retry
+	// settings (retry_count, TF_REGISTRY_DISCOVERY_RETRY,
+	// TF_PROVIDER_DOWNLOAD_RETRY) do not apply to the server.
+	Retry RetryPolicy
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -115,16 +121,38 @@ func New(opts Options) (*Server, error) {
 			}
 		}
 	}
-	settings := opts.Registry
-	settings.Transport = &limitTransport{base: guardedTransport(opts.BaseTransport, s.guard), max: opts.MaxArchiveSize}
-	s.up = newUpstream(registry.New(settings), settings.Getenv)
+	s.metrics = newMetrics()
+	s.up = newUpstream(registry.New(s.upstreamSettings()), opts.Registry.Getenv)
 	s.read = newTokenSet(opts.ReadTokens)
 	s.publish = newTokenSet(opts.PublishTokens)
 	s.signer = &urlSigner{store: opts.Store, now: opts.Now}
-	s.metrics = newMetrics()
 	s.owner = ownerID()
 	s.base, s.cancelBase = context.WithCancel(context.Background())
 	return s, nil
+}
+
+// upstreamSettings are the registry client settings for upstream requests:
+// every connection through the dial guard, bounded responses, and retries
+// done by retryTransport alone (the client's own are off: zero metadata
+// retries here, zero download retries in upstream.fetch).
+func (s *Server) upstreamSettings() registry.Settings {
+	settings := s.opts.Registry
+	limited := &limitTransport{base: guardedTransport(s.opts.BaseTransport, s.guard), max: s.opts.MaxArchiveSize}
+	settings.Transport = &retryTransport{base: limited, policy: s.opts.Retry, now: s.opts.Now,
+		failures: func(reason string) { s.metrics.upstreamFailures.WithLabelValues(reason).Inc() }}
+	noRetries := 0
+	settings.RetryCount = &noRetries
+	getenv := settings.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	settings.Getenv = func(k string) string {
+		if k == "TF_REGISTRY_DISCOVERY_RETRY" {
+			return ""
+		}
+		return getenv(k)
+	}
+	return settings
 }
 
 func setDefaults(o *Options) {
@@ -152,6 +180,7 @@ func setDefaults(o *Options) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	o.Retry.setDefaults()
 }
 
 func ownerID() string {

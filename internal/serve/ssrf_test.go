@@ -125,6 +125,14 @@ func TestSSRFLoopbackDownloadRefused(t *testing.T) {
 // but another download_url.
 func rewriteDownloadURL(t *testing.T, f *fixture, metaPath, url string) {
 	t.Helper()
+	overrideMeta(t, f, metaPath, func(doc map[string]any) { doc["download_url"] = url })
+	f.upstream.ResetRequests()
+}
+
+// overrideMeta makes the upstream answer metaPath (package metadata) with
+// its own answer as change leaves it.
+func overrideMeta(t *testing.T, f *fixture, metaPath string, change func(doc map[string]any)) {
+	t.Helper()
 	resp, err := f.upstream.Client().Get(f.upstream.URL() + metaPath)
 	if err != nil {
 		t.Fatal(err)
@@ -133,13 +141,12 @@ func rewriteDownloadURL(t *testing.T, f *fixture, metaPath, url string) {
 	resp.Body.Close()
 	var doc map[string]any
 	decodeJSON(t, body, &doc)
-	doc["download_url"] = url
+	change(doc)
 	out, _ := json.Marshal(doc)
 	f.upstream.Override(metaPath, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(out)
 	})
-	f.upstream.ResetRequests()
 }
 
 func TestBadPathsNeverReachStorage(t *testing.T) {
@@ -208,15 +215,18 @@ func TestUpstreamFaults(t *testing.T) {
 		want     int
 		wantText string
 	}{
-		{"archive 500", registrytest.Archive, registrytest.Fault{Kind: registrytest.Status, Status: 500}, nullArchive, 502, "giving up after 3 attempt(s)"},
+		{"archive 500", registrytest.Archive, registrytest.Fault{Kind: registrytest.Status, Status: 500}, nullArchive, 502, "upstream answered 500 Internal Server Error to 3 tries"},
 		{"archive dropped", registrytest.Archive, registrytest.Fault{Kind: registrytest.Drop}, nullArchive, 502, "failed to download"},
 		{"archive truncated", registrytest.Archive, registrytest.Fault{Kind: registrytest.Truncate}, nullArchive, 502, "failed to download"},
 		{"tampered zip", registrytest.Archive, registrytest.Fault{Kind: registrytest.Tamper}, nullArchive, 502, "failed to authenticate"},
 		{"bad signature (archive)", registrytest.Signature, registrytest.Fault{Kind: registrytest.BadSignature}, nullArchive, 502, "not signed with a valid signing key"},
 		{"bad signature (VERSION.json)", registrytest.Signature, registrytest.Fault{Kind: registrytest.BadSignature}, nullVersion, 502, "not signed with a valid signing key"},
 		{"tampered SHA256SUMS", registrytest.SHA256SUMS, registrytest.Fault{Kind: registrytest.Tamper}, nullArchive, 502, "failed to authenticate"},
-		{"versions 500", registrytest.Versions, registrytest.Fault{Kind: registrytest.Status, Status: 500}, nullIndex, 502, "request failed after 2 attempts"},
-		{"versions 429", registrytest.Versions, registrytest.Fault{Kind: registrytest.Status, Status: 429}, nullIndex, 502, "429 Too Many Requests"},
+		{"versions 500", registrytest.Versions, registrytest.Fault{Kind: registrytest.Status, Status: 500}, nullIndex, 502, "upstream answered 500 Internal Server Error to 3 tries"},
+		{"versions 429", registrytest.Versions, registrytest.Fault{Kind: registrytest.Status, Status: 429}, nullIndex, 429, "upstream answered 429 Too Many Requests to 3 tries"},
+		{"versions 503", registrytest.Versions, registrytest.Fault{Kind: registrytest.Status, Status: 503}, nullIndex, 503, "upstream answered 503 Service Unavailable to 3 tries"},
+		{"versions dropped", registrytest.Versions, registrytest.Fault{Kind: registrytest.Drop}, nullIndex, 502, "could not query provider registry"},
+		{"package metadata 502", registrytest.PackageMeta, registrytest.Fault{Kind: registrytest.Status, Status: 502}, nullArchive, 502, "upstream answered 502 Bad Gateway to 3 tries"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -47,13 +47,16 @@ func (u *upstream) registryMeta(ctx context.Context, p addrs.Provider, v version
 	return meta, ra.Meta, nil
 }
 
-// platformHashes finds what the registry says about every platform of a
-// version without downloading anything: the "packages" map when the
-// registry sends one, else the shasum of each platform's package. Each
-// answer is checked as init checks a package before trusting its hashes:
-// the SHA256SUMS line of the package, and the OpenPGP signature over
-// SHA256SUMS, through registry.Authenticate with the archive's digest and
-// size as the registry stated them.
+// platformHashes finds, without downloading anything, the hashes of every
+// platform of a version that the server can vouch for: the "packages" map
+// when the registry sends one, else the shasum of each platform's package.
+// Each answer is first checked as init checks a package before trusting
+// its hashes: the SHA256SUMS line of the package, and the OpenPGP
+// signature over SHA256SUMS, through registry.Authenticate with the
+// archive's digest and size as the registry stated them. Then, per
+// platform (vouchedHashes): a zh: only when the signed SHA256SUMS lists
+// it, an h1: only when the entry has exactly one and all its zh: hashes
+// are signed.
 func (u *upstream) platformHashes(ctx context.Context, p addrs.Provider, v versions.Version, platforms []addrs.Platform) (map[addrs.Platform][]hashes.Hash, error) {
 	if len(platforms) == 0 {
 		return nil, &registry.PlatformUnsupportedError{Provider: p, Version: v}
@@ -73,12 +76,11 @@ func (u *upstream) platformHashes(ctx context.Context, p addrs.Provider, v versi
 	out := map[addrs.Platform][]hashes.Hash{}
 	if len(meta.Packages) > 0 {
 		for pl := range meta.Packages {
-			out[pl] = res.Where(func(d registry.Disposition) bool { return d.Platform == pl && d.ReportedByRegistry })
+			reported := res.Where(func(d registry.Disposition) bool { return d.Platform == pl && d.ReportedByRegistry })
+			out[pl] = vouchedHashes(reported, res)
 		}
+		// The requested platform's shasum passed every check.
 		out[first] = hashes.SortedUnique(append(out[first], zhOf(meta)))
-		if err := signedZH(meta, res, out); err != nil {
-			return nil, err
-		}
 		return out, nil
 	}
 	out[first] = []hashes.Hash{zhOf(meta)}
@@ -101,6 +103,36 @@ func (u *upstream) platformHashes(ctx context.Context, p addrs.Provider, v versi
 	return out, nil
 }
 
+// vouchedHashes keeps, of the hashes a registry's "packages" map reports
+// for one platform, those the server lists in VERSION.json before the
+// archive is here: when the SHA256SUMS signature was verified, the zh:
+// hashes it covers (others are dropped); and the entry's h1: when it has
+// exactly one and no zh: of the entry was dropped. An h1: cannot be checked
+// without the archive: it is the registry's statement in the response
+// whose checksums the signature covers, the one tofu init records from
+// registry.opentofu.org. Once the archive is stored, the hashes computed
+// from it replace these (serveMirrorVersion).
+func vouchedHashes(reported []hashes.Hash, res *registry.AuthResult) []hashes.Hash {
+	var h1s, zhs []hashes.Hash
+	dropped := false
+	for _, h := range reported {
+		switch h.Scheme() {
+		case hashes.SchemeH1:
+			h1s = append(h1s, h)
+		case hashes.SchemeZip:
+			if res.Signed() && len(res.Hashes[h].SignedByKeyIDs) == 0 {
+				dropped = true
+				continue
+			}
+			zhs = append(zhs, h)
+		}
+	}
+	if len(h1s) == 1 && !dropped {
+		zhs = append(zhs, h1s[0])
+	}
+	return hashes.SortedUnique(zhs)
+}
+
 // checkMeta authenticates the registry's statements about a package
 // (package data, SHA256SUMS line, signature) using the digest and size the
 // registry gave, before any archive exists.
@@ -114,24 +146,6 @@ func (u *upstream) checkMeta(meta *registry.PackageMeta) (*registry.AuthResult, 
 		return nil, &AuthenticationError{Provider: meta.Provider, Version: meta.Version, Platform: meta.Platform, Err: err}
 	}
 	return res, nil
-}
-
-// signedZH checks, when the SHA256SUMS signature was verified, that every
-// zh: hash of the packages map is among the signed SHA256SUMS lines, so
-// that no platform's hashes rest on the unsigned map alone.
-func signedZH(meta *registry.PackageMeta, res *registry.AuthResult, out map[addrs.Platform][]hashes.Hash) error {
-	if !res.Signed() {
-		return nil
-	}
-	for pl, hs := range out {
-		for _, h := range hs {
-			if h.Scheme() == hashes.SchemeZip && len(res.Hashes[h].SignedByKeyIDs) == 0 {
-				return &AuthenticationError{Provider: meta.Provider, Version: meta.Version, Platform: pl,
-					Err: fmt.Errorf("registry packages map lists %s, which the signed SHA256SUMS does not", h)}
-			}
-		}
-	}
-	return nil
 }
 
 func zhOf(meta *registry.PackageMeta) hashes.Hash {
@@ -157,7 +171,8 @@ func (u *upstream) fetch(ctx context.Context, p addrs.Provider, v versions.Versi
 	if !ok {
 		return nil, fmt.Errorf("unexpected package location %T", meta.Location)
 	}
-	a, err := u.client.Download(ctx, registry.DownloadRequest{URL: loc.URL, Dir: dir, Retries: meta.DownloadRetries})
+	noRetries := 0 // retryTransport retries
+	a, err := u.client.Download(ctx, registry.DownloadRequest{URL: loc.URL, Dir: dir, Retries: &noRetries})
 	if err != nil {
 		return nil, &DownloadError{Provider: p, Version: v, Platform: pl, Err: err}
 	}

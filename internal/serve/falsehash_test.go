@@ -1,0 +1,121 @@
+package serve_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Hashes no package has.
+const (
+	falseH1 = "h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+	falseZH = "zh:0000000000000000000000000000000000000000000000000000000000000000"
+)
+
+// lyingMirror serves a "providers mirror" directory whose VERSION.json
+// lists, beside the true hashes, false ones: linux_amd64 a false h1:
+// instead of the true one, darwin_arm64 an extra false zh:, windows_amd64
+// an extra false h1:.
+func lyingMirror(t *testing.T) string {
+	t.Helper()
+	dir := staticMirrorDir(t)
+	doc := filepath.Join(dir, "registry.opentofu.org", "hashicorp", "null", "3.2.1.json")
+	b, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Archives map[string]struct {
+			Hashes []string `json:"hashes"`
+			URL    string   `json:"url"`
+		} `json:"archives"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	for pl, a := range v.Archives {
+		switch pl {
+		case "linux_amd64":
+			for i, h := range a.Hashes {
+				if h[:3] == "h1:" {
+					a.Hashes[i] = falseH1
+				}
+			}
+		case "darwin_arm64":
+			a.Hashes = append(a.Hashes, falseZH)
+		case "windows_amd64":
+			a.Hashes = append(a.Hashes, falseH1)
+		}
+		v.Archives[pl] = a
+	}
+	if b, err = json.MarshalIndent(v, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(doc, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return tlsServer(t, http.FileServer(http.Dir(dir)))
+}
+
+func lockArgs(url string) []string {
+	args := []string{"providers", "lock", "-net-mirror=" + url}
+	for _, pl := range fourPlatforms() {
+		args = append(args, "-platform="+pl)
+	}
+	return args
+}
+
+// OpenTofu records, from a network mirror without trust_all_hashes, the
+// h1: of each unpacked package and the listed hashes that matched the
+// archive; the false ones are left out. tfdeps records the same.
+func TestLockFromLyingMirrorAsTofu(t *testing.T) {
+	tofu := os.Getenv("TFDEPS_REFERENCE_TOFU")
+	if tofu == "" {
+		t.Skip("TFDEPS_REFERENCE_TOFU is not set: no OpenTofu binary to run")
+	}
+	url := lyingMirror(t)
+	dir, env := workDir(t, url)
+	cmd := exec.Command(tofu, append(lockArgs(url), "-no-color")...)
+	cmd.Dir = dir
+	cmd.Env = []string{"HOME=" + filepath.Join(dir, ".home"), "PATH=" + os.Getenv("PATH"), "TF_CLI_CONFIG_FILE=" + env["TF_CLI_CONFIG_FILE"], "SSL_CERT_FILE=" + shared.caFile}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("tofu providers lock: %v\n%s", err, out)
+	}
+	want := readLock(t, dir)
+
+	dir2, env2 := workDir(t, url)
+	tfdeps(t, dir2, env2, lockArgs(url)...)
+	if diff := cmp.Diff(want, readLock(t, dir2)); diff != "" {
+		t.Errorf("tfdeps' lock differs from OpenTofu's (-tofu +tfdeps):\n%s", diff)
+	}
+}
+
+// Without OpenTofu at hand: the false hashes stay out of tfdeps' lock, and
+// every archive was downloaded to check the listed hashes.
+func TestLockFromLyingMirrorKeepsFalseHashesOut(t *testing.T) {
+	url := lyingMirror(t)
+	dir, env := workDir(t, url)
+	out := tfdeps(t, dir, env, lockArgs(url)...)
+	lock := readLock(t, dir)
+	for _, h := range []string{falseH1, falseZH} {
+		if strings.Contains(lock, h) {
+			t.Errorf("lock records the false %s:\n%s", h, lock)
+		}
+	}
+	if n := strings.Count(lock, `"h1:`); n != 4 {
+		t.Errorf("lock has %d h1: hashes, want one per platform:\n%s", n, lock)
+	}
+	if n := strings.Count(lock, `"zh:`); n != 4 {
+		t.Errorf("lock has %d zh: hashes, want one per platform:\n%s", n, lock)
+	}
+	if n := strings.Count(out, "(verified checksum)"); n != 4 {
+		t.Errorf("output:\n%s", out)
+	}
+}
