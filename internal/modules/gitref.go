@@ -116,7 +116,8 @@ func pick(refs map[string]string, names ...string) (string, error) {
 }
 
 // lsRemote runs "git ls-remote [FLAG] -- REMOTE PATTERNS..." and returns
-// ref name → object ID. It never prompts for credentials.
+// ref name → object ID. It never prompts for credentials (over ssh only
+// when no ssh command is configured through the environment).
 func lsRemote(ctx context.Context, remote, flag string, patterns ...string) (map[string]string, error) {
 	args := []string{"ls-remote"}
 	if flag != "" {
@@ -125,6 +126,11 @@ func lsRemote(ctx context.Context, remote, flag string, patterns ...string) (map
 	args = append(append(args, "--", remote), patterns...)
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	if os.Getenv("GIT_SSH_COMMAND") == "" && os.Getenv("GIT_SSH") == "" {
+		// No passphrase or host-key prompt either: a failure only means the
+		// package is fetched without the cache (the clone may prompt).
+		cmd.Env = append(cmd.Env, "GIT_SSH_COMMAND=ssh -o BatchMode=yes")
+	}
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {

@@ -2,6 +2,7 @@ package modules
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -30,10 +31,11 @@ type prefetcher struct {
 	sem    chan struct{} // bounds fetches ahead (urgent ones do not wait)
 	stage  string
 
-	mu   sync.Mutex
-	jobs map[string]*stageJob
-	seq  int
-	wg   sync.WaitGroup
+	mu       sync.Mutex
+	jobs     map[string]*stageJob
+	explored map[string]bool
+	seq      int
+	wg       sync.WaitGroup
 }
 
 // stageJob is one package fetched ahead: into the staging area (dir
@@ -65,7 +67,7 @@ func startPrefetch(ctx context.Context, w *walk, root *config.Module) *prefetche
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	p := &prefetcher{ctx: ctx, cancel: cancel, w: w, snap: w.manifest.Clone(), sem: make(chan struct{}, n), stage: stage, jobs: map[string]*stageJob{}}
+	p := &prefetcher{ctx: ctx, cancel: cancel, w: w, snap: w.manifest.Clone(), sem: make(chan struct{}, n), stage: stage, jobs: map[string]*stageJob{}, explored: map[string]bool{}}
 	p.explore(nil, ".", root, false)
 	for _, name := range root.TestFileNames() {
 		for _, run := range root.Tests[name].Runs {
@@ -151,8 +153,12 @@ func (p *prefetcher) reused(key string, c *config.ModuleCall, replaced bool) (st
 	return rec.Dir, true
 }
 
+// exploreDir reads the calls of the module in dir, once per directory
+// (and reuse state): the same directory has the same calls, and a module
+// tree that calls itself (stopped by the walk's cycle check) must not
+// make the prefetcher load its directories without end.
 func (p *prefetcher) exploreDir(path []string, dir string, replaced bool) {
-	if !isDir(dir) {
+	if !isDir(dir) || !p.firstVisit(dir, replaced) {
 		return
 	}
 	// Only to find the calls to fetch ahead: without the parent's call, a
@@ -160,6 +166,24 @@ func (p *prefetcher) exploreDir(path []string, dir string, replaced bool) {
 	// (fetched for nothing); the walk loads the child as called.
 	mod, _ := config.LoadDir(dir, p.w.baseOptions()...)
 	p.explore(path, dir, mod, replaced)
+}
+
+func (p *prefetcher) firstVisit(dir string, replaced bool) bool {
+	real, err := filepath.EvalSymlinks(dir)
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	if err != nil {
+		return false
+	}
+	key := fmt.Sprintf("%t %s", replaced, real)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.explored[key] {
+		return false
+	}
+	p.explored[key] = true
+	return true
 }
 
 func (p *prefetcher) registry(path []string, c *config.ModuleCall, src moduleaddr.Registry) {
