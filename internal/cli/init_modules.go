@@ -116,9 +116,10 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module) hcl.D
 		Parallelism: moduleParallelism(mi.m),
 		Upgrade:     mi.upgrade,
 		Registry:    mi.registry,
-		// One client for every http(s) package of the run, so connections
-		// are reused (OpenTofu also shares one per installation).
-		Getters: modules.GetterOptions{HTTPClient: &http.Client{Transport: registry.NewTransport()}},
+		// One client for every http(s) package of the run, on the registry
+		// client's connection pool, so connections are reused (OpenTofu also
+		// shares one per installation).
+		Getters: modules.GetterOptions{HTTPClient: &http.Client{Transport: mi.transport()}},
 		Cache:   cache,
 		Config:  mi.loadOptions(),
 		// Observed with tofu 1.12.6: get writes no manifest after errors.
@@ -129,6 +130,16 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module) hcl.D
 		diags = append(diags, errorDiag("Module installation canceled", "Module installation was canceled by an interrupt signal."))
 	}
 	return diags
+}
+
+// transport is the registry client's transport (one pool of connections
+// for the registry's answers and the archives it points to), else a new
+// one.
+func (mi *moduleInstall) transport() http.RoundTripper {
+	if c, ok := mi.registry.(*registry.Client); ok && c.Settings().Transport != nil {
+		return c.Settings().Transport
+	}
+	return registry.NewTransport()
 }
 
 // initModules is init's module phase (modules.md §1 steps 1–6). It

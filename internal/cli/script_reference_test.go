@@ -42,6 +42,7 @@ func TestReferenceScripts(t *testing.T) {
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"cmptree":      cmdCmpTree,
 			"fakearchives": cmdFakeArchives,
+			"fakereq":      cmdFakeReq,
 		},
 	})
 }

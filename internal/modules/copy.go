@@ -1,6 +1,8 @@
 package modules
 
 import (
+	"crypto/sha256"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +14,14 @@ import (
 // entries whose name starts with "." are left out, as OpenTofu's copy of
 // an earlier install of the same package does (modules.md §4.4).
 func copyTree(dst, src string, skipDot bool) error {
+	return copyTreeHashing(dst, src, skipDot, nil)
+}
+
+// copyTreeHashing is copyTree that also reports, for every file that
+// dirhash.DirFiles lists (regular files and symlinks), its slash path and
+// the SHA-256 of its content as dirhash reads it, so that a cache entry is
+// verified in the same pass that copies it.
+func copyTreeHashing(dst, src string, skipDot bool, onFile func(rel string, sum []byte)) error {
 	src, err := filepath.EvalSymlinks(src)
 	if err != nil {
 		return err
@@ -34,23 +44,56 @@ func copyTree(dst, src string, skipDot bool) error {
 			return err
 		}
 		target := filepath.Join(dst, rel)
-		switch {
-		case info.Mode()&os.ModeSymlink != 0:
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(link, target)
-		case info.IsDir():
-			return os.MkdirAll(target, info.Mode().Perm())
-		case info.Mode().IsRegular():
-			return copyFile(target, p, info.Mode().Perm())
+		var h hash.Hash
+		if onFile != nil && !info.IsDir() {
+			h = sha256.New()
+		}
+		if err := copyEntry(target, p, info, h); err != nil {
+			return err
+		}
+		if h != nil {
+			onFile(filepath.ToSlash(rel), h.Sum(nil))
 		}
 		return nil
 	})
 }
 
-func copyFile(dst, src string, perm os.FileMode) error {
+// copyEntry copies one directory entry p to target; h (if not nil)
+// receives the content of a file or of a symlink's target.
+func copyEntry(target, p string, info os.FileInfo, h hash.Hash) error {
+	switch {
+	case info.Mode()&os.ModeSymlink != 0:
+		link, err := os.Readlink(p)
+		if err != nil {
+			return err
+		}
+		if h != nil {
+			if err := hashFile(h, p); err != nil {
+				return err
+			}
+		}
+		return os.Symlink(link, target)
+	case info.IsDir():
+		return os.MkdirAll(target, info.Mode().Perm())
+	case info.Mode().IsRegular():
+		return copyFile(target, p, info.Mode().Perm(), h)
+	}
+	return nil
+}
+
+func hashFile(h hash.Hash, p string) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(h, f)
+	return err
+}
+
+// copyFile copies src to dst with mode perm, writing what it reads to h
+// too when h is not nil.
+func copyFile(dst, src string, perm os.FileMode, h hash.Hash) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
@@ -60,7 +103,11 @@ func copyFile(dst, src string, perm os.FileMode) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, in); err != nil {
+	var r io.Reader = in
+	if h != nil {
+		r = io.TeeReader(in, h)
+	}
+	if _, err := io.Copy(out, r); err != nil {
 		out.Close()
 		return err
 	}

@@ -9,10 +9,12 @@
 // It reports progress only through the Events interface passed in; it
 // never prints. Independent packages are fetched ahead of the walk, in
 // parallel, once per distinct package address, into a per-run staging
-// area or the shared package cache (cache.go, registry packages keyed by
-// module, version and location); the walk then installs them in
-// OpenTofu's order, so the output and the layout are those of a
-// sequential installer.
+// area or the shared package cache (cache.go: registry packages keyed by
+// module, version and location, git packages by address and the commit
+// "git ls-remote" resolves their ref to, http(s) packages by address or
+// checksum; cachekey.go, gitref.go); the walk then installs them in
+// OpenTofu's order, taking first what it needs now, so the output and
+// the layout are those of a sequential installer.
 //
 // It does not own source addresses and version selection (moduleaddr),
 // the manifest format (internal/modules/manifest), the configuration

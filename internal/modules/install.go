@@ -63,7 +63,7 @@ func Install(ctx context.Context, root *config.Module, o Options) hcl.Diagnostic
 		return hcl.Diagnostics{sourceless("Failed to read modules manifest file", "Error reading manifest for "+o.ModsDir+": "+err.Error()+".")}
 	}
 	m[""] = manifest.Record{Key: "", Dir: "."}
-	w := &walk{ctx: ctx, o: o, manifest: m, fetch: newFetcher(o.Getters)}
+	w := &walk{ctx: ctx, o: o, manifest: m, fetch: newFetcher(o)}
 	if o.Registry != nil {
 		w.res = newResolver(o.Registry)
 	}

@@ -78,8 +78,7 @@ func (w *walk) installRegistry(req *config.ModuleRequest, src moduleaddr.Registr
 	if err != nil {
 		return nil, "", append(diags, sourceless("Error accessing remote module registry", fmt.Sprintf("Failed to retrieve a download URL for %s %s from %s: %s", src.String(), v, src.Host.ForDisplay(), err)))
 	}
-	key, cacheKey, fill := w.registryPackage(w.ctx, src, v, loc)
-	err = w.fetch.obtain(w.ctx, instPath, key, cacheKey, fill)
+	err = w.fetch.obtain(w.ctx, instPath, w.registryPackage(w.ctx, src, v, loc))
 	sub := locationSubdir(loc)
 	dir := instPath
 	if sub != "" {
@@ -114,25 +113,25 @@ func locationSubdir(loc registry.ModulePackageLocation) string {
 	return sub[1:]
 }
 
-// registryPackage names the package of a registry location for the
-// fetcher (key), the shared cache (cacheKey: module package, version and
-// location) and says how to fetch it into an empty directory.
-func (w *walk) registryPackage(ctx context.Context, src moduleaddr.Registry, v string, loc registry.ModulePackageLocation) (string, string, func(string) error) {
-	var key string
-	var fill func(dst string) error
+// registryPackage is the package of a registry location: for the run
+// named by its location, in the shared cache by module package, version
+// and location (a registry version's content does not change).
+func (w *walk) registryPackage(ctx context.Context, src moduleaddr.Registry, v string, loc registry.ModulePackageLocation) packageFetch {
+	var pf packageFetch
 	if loc.Direct != nil {
 		direct := *loc.Direct
-		key = "direct:" + direct.URL.String()
-		fill = func(dst string) error {
+		pf.key = "direct:" + direct.URL.String()
+		pf.fill = func(dst string) error {
 			_, err := w.res.reg.FetchModulePackage(ctx, &direct, "", dst)
 			return err
 		}
 	} else {
 		pkg := loc.Indirect.Package
-		key = pkg
-		fill = func(dst string) error { return w.fetch.get(ctx, pkg, dst) }
+		pf.key = pkg
+		pf.fill = func(dst string) error { return w.fetch.get(ctx, pkg, dst) }
 	}
-	return key, "registry " + src.Package().String() + " " + v + " " + key, fill
+	pf.cacheKey = "registry " + src.Package().String() + " " + v + " " + pf.key
+	return pf
 }
 
 func isCanceled(err error) bool {

@@ -36,7 +36,7 @@ func (r *recorder) add(s string) {
 // fakeRegistry starts a registrytest server serving mods and returns
 // installer options that reach it (host block for registry.opentofu.org,
 // the fake's CA for archive downloads).
-func fakeRegistry(t *testing.T, mods []registrytest.Module) (*registrytest.Server, Options) {
+func fakeRegistry(t testing.TB, mods []registrytest.Module) (*registrytest.Server, Options) {
 	t.Helper()
 	srv := registrytest.New(t, registrytest.Options{Modules: mods})
 	return srv, Options{Registry: registryClient(srv, nil), Getters: GetterOptions{HTTPClient: srv.Client()}}
@@ -65,7 +65,7 @@ func archiveGets(srv *registrytest.Server) int {
 
 // writeRoot writes files into a new directory and loads it as a root
 // module.
-func writeRoot(t *testing.T, dir string, files map[string]string) *config.Module {
+func writeRoot(t testing.TB, dir string, files map[string]string) *config.Module {
 	t.Helper()
 	for name, content := range files {
 		p := filepath.Join(dir, name)
@@ -85,7 +85,7 @@ func writeRoot(t *testing.T, dir string, files map[string]string) *config.Module
 
 // inDir runs fn with the working directory set to dir (the installer
 // works relative to it, as init does).
-func inDir(t *testing.T, dir string, fn func()) {
+func inDir(t testing.TB, dir string, fn func()) {
 	t.Helper()
 	old, err := os.Getwd()
 	if err != nil {

@@ -2,6 +2,7 @@ package modules
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/internal/modules/manifest"
+	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/moduleaddr"
 )
 
@@ -26,24 +28,33 @@ type prefetcher struct {
 	cancel context.CancelFunc
 	w      *walk
 	snap   manifest.Manifest
-	sem    chan struct{}
+	sem    chan struct{} // bounds fetches ahead (urgent ones do not wait)
 	stage  string
 
-	mu   sync.Mutex
-	jobs map[string]*stageJob
-	seq  int
-	wg   sync.WaitGroup
+	mu       sync.Mutex
+	jobs     map[string]*stageJob
+	explored map[string]bool
+	seq      int
+	wg       sync.WaitGroup
 }
 
+// stageJob is one package fetched ahead: into the staging area (dir
+// then moves into place when the walk claims it) or the shared cache.
 type stageJob struct {
-	done chan struct{}
-	res  stagedPackage
-	err  error
-}
+	done   chan struct{}
+	urgent chan struct{} // closed when the walk waits for this package
+	hurry  sync.Once
+	err    error
 
-// stagedPackage is a fetched package, copied into place by the walk.
-type stagedPackage struct {
-	dir string
+	// Guarded by prefetcher.mu: dir is where the package is now; staged
+	// says dir is the staging area's (the walk may move it); once claimed,
+	// readers wait for placed and read dir again.
+	dir     string
+	cached  Entry
+	staged  bool
+	claimed bool
+	readers sync.WaitGroup
+	placed  chan struct{}
 }
 
 func startPrefetch(ctx context.Context, w *walk, root *config.Module) *prefetcher {
@@ -56,7 +67,7 @@ func startPrefetch(ctx context.Context, w *walk, root *config.Module) *prefetche
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	p := &prefetcher{ctx: ctx, cancel: cancel, w: w, snap: w.manifest.Clone(), sem: make(chan struct{}, n), stage: stage, jobs: map[string]*stageJob{}}
+	p := &prefetcher{ctx: ctx, cancel: cancel, w: w, snap: w.manifest.Clone(), sem: make(chan struct{}, n), stage: stage, jobs: map[string]*stageJob{}, explored: map[string]bool{}}
 	p.explore(nil, ".", root, false)
 	for _, name := range root.TestFileNames() {
 		for _, run := range root.Tests[name].Runs {
@@ -111,11 +122,17 @@ func (p *prefetcher) call(path []string, parentDir string, c *config.ModuleCall,
 			if !stageable(src.Package) {
 				return
 			}
-			st, err := p.fetch(src.Package, "", func(dst string) error { return p.w.fetch.get(p.ctx, src.Package, dst) })
+			var pf packageFetch
+			if !p.slot(func() { pf = p.w.fetch.remotePackage(p.ctx, src.Package) }) {
+				return
+			}
+			j, err := p.run(pf, false)
 			if err == nil {
-				if dir, err := getter.SubdirGlob(st.dir, src.Subdir); err == nil {
-					p.exploreDir(path, dir, true)
-				}
+				p.read(j, func(pkgDir string) {
+					if dir, err := getter.SubdirGlob(pkgDir, src.Subdir); err == nil {
+						p.exploreDir(path, dir, true)
+					}
+				})
 			}
 		case moduleaddr.Registry:
 			p.registry(path, c, src)
@@ -136,8 +153,12 @@ func (p *prefetcher) reused(key string, c *config.ModuleCall, replaced bool) (st
 	return rec.Dir, true
 }
 
+// exploreDir reads the calls of the module in dir, once per directory
+// (and reuse state): the same directory has the same calls, and a module
+// tree that calls itself (stopped by the walk's cycle check) must not
+// make the prefetcher load its directories without end.
 func (p *prefetcher) exploreDir(path []string, dir string, replaced bool) {
-	if !isDir(dir) {
+	if !isDir(dir) || !p.firstVisit(dir, replaced) {
 		return
 	}
 	// Only to find the calls to fetch ahead: without the parent's call, a
@@ -147,13 +168,79 @@ func (p *prefetcher) exploreDir(path []string, dir string, replaced bool) {
 	p.explore(path, dir, mod, replaced)
 }
 
+func (p *prefetcher) firstVisit(dir string, replaced bool) bool {
+	real, err := filepath.EvalSymlinks(dir)
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	if err != nil {
+		return false
+	}
+	key := fmt.Sprintf("%t %s", replaced, real)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.explored[key] {
+		return false
+	}
+	p.explored[key] = true
+	return true
+}
+
 func (p *prefetcher) registry(path []string, c *config.ModuleCall, src moduleaddr.Registry) {
 	if p.w.res == nil {
 		return
 	}
-	listed, err := p.w.res.Versions(p.ctx, src)
+	loc, v, ok := p.locate(c, src)
+	if !ok {
+		return
+	}
+	pf := p.w.registryPackage(p.ctx, src, v, loc)
+	if !stageable(pf.key) {
+		return
+	}
+	j, err := p.run(pf, false)
 	if err != nil {
 		return
+	}
+	p.read(j, func(pkgDir string) {
+		p.exploreDir(path, filepath.Join(pkgDir, filepath.FromSlash(locationSubdir(loc))), true)
+	})
+}
+
+// acquire takes one of the semaphore's slots (false: canceled).
+func (p *prefetcher) acquire() bool {
+	select {
+	case p.sem <- struct{}{}:
+		return true
+	case <-p.ctx.Done():
+		return false
+	}
+}
+
+func (p *prefetcher) release() { <-p.sem }
+
+// slot runs fn holding a slot (a git package's ls-remote).
+func (p *prefetcher) slot(fn func()) bool {
+	if !p.acquire() {
+		return false
+	}
+	defer p.release()
+	fn()
+	return true
+}
+
+// locate asks the registry for the call's version and location, holding
+// one of the semaphore's slots (the walk's own requests do not wait for
+// one: the resolver shares whichever request starts first).
+func (p *prefetcher) locate(c *config.ModuleCall, src moduleaddr.Registry) (registry.ModulePackageLocation, string, bool) {
+	var none registry.ModulePackageLocation
+	if !p.acquire() {
+		return none, "", false
+	}
+	defer p.release()
+	listed, err := p.w.res.Versions(p.ctx, src)
+	if err != nil {
+		return none, "", false
 	}
 	constraint := ""
 	if c.HasVersion {
@@ -161,60 +248,122 @@ func (p *prefetcher) registry(path []string, c *config.ModuleCall, src moduleadd
 	}
 	v, _, _, err := moduleaddr.SelectVersion(listed, constraint)
 	if err != nil {
-		return
+		return none, "", false
 	}
 	loc, err := p.w.res.Location(p.ctx, src, v)
-	if err != nil {
-		return
-	}
-	key, cacheKey, fill := p.w.registryPackage(p.ctx, src, v, loc)
-	if !stageable(key) {
-		return
-	}
-	st, err := p.fetch(key, cacheKey, fill)
-	if err != nil {
-		return
-	}
-	p.exploreDir(path, filepath.Join(st.dir, filepath.FromSlash(locationSubdir(loc))), true)
+	return loc, v, err == nil
 }
 
-// fetch runs fill once per package key, bounded by the semaphore, into
-// the shared cache (cacheKey set and a cache configured) or the staging
-// area.
-func (p *prefetcher) fetch(key, cacheKey string, fill func(dst string) error) (stagedPackage, error) {
+// run fetches pf once per package key, into the shared cache (a cache
+// key and a cache) or the staging area, and returns its job when done.
+// Fetches ahead wait for one of the semaphore's slots; an urgent one (the
+// walk needs the package now) starts at once, also when it was queued
+// ahead, so the walk never waits behind packages it needs later.
+func (p *prefetcher) run(pf packageFetch, urgent bool) (*stageJob, error) {
 	p.mu.Lock()
-	j, started := p.jobs[key]
+	j, started := p.jobs[pf.key]
 	if !started {
-		j = &stageJob{done: make(chan struct{})}
-		p.jobs[key] = j
+		j = &stageJob{done: make(chan struct{}), urgent: make(chan struct{}), placed: make(chan struct{})}
+		p.jobs[pf.key] = j
 		p.seq++
 	}
 	seq := p.seq
 	p.mu.Unlock()
+	if urgent {
+		j.hurry.Do(func() { close(j.urgent) })
+	}
 	if started {
 		select {
 		case <-j.done:
 		case <-p.ctx.Done():
-			return stagedPackage{}, p.ctx.Err()
+			return nil, p.ctx.Err()
 		}
-		return j.res, j.err
+		return j, j.err
 	}
 	defer close(j.done)
 	select {
 	case p.sem <- struct{}{}:
+		defer func() { <-p.sem }()
+	case <-j.urgent:
 	case <-p.ctx.Done():
 		j.err = p.ctx.Err()
-		return j.res, j.err
+		return j, j.err
 	}
-	defer func() { <-p.sem }()
-	if cacheKey != "" && p.w.o.Cache != nil {
-		dir, err := p.w.o.Cache.Get(p.ctx, cacheKey, fill)
-		j.res, j.err = stagedPackage{dir: dir}, err
-		return j.res, j.err
+	if pf.cacheKey != "" && p.w.o.Cache != nil {
+		e, err := p.w.o.Cache.Get(p.ctx, pf.cacheKey, pf.refresh, pf.fill)
+		p.mu.Lock()
+		j.dir, j.cached, j.err = e.Dir, e, err
+		p.mu.Unlock()
+		return j, err
 	}
 	dst := filepath.Join(p.stage, strconv.Itoa(seq))
-	j.res, j.err = stagedPackage{dir: dst}, fill(dst)
-	return j.res, j.err
+	err := pf.fill(dst)
+	p.mu.Lock()
+	j.dir, j.staged, j.err = dst, true, err
+	p.mu.Unlock()
+	return j, err
+}
+
+// read runs fn on the job's directory, where the walk will not move it
+// meanwhile.
+func (p *prefetcher) read(j *stageJob, fn func(dir string)) {
+	p.mu.Lock()
+	if j.claimed {
+		p.mu.Unlock()
+		select {
+		case <-j.placed:
+		case <-p.ctx.Done():
+			return
+		}
+		p.mu.Lock()
+		dir := j.dir
+		p.mu.Unlock()
+		fn(dir)
+		return
+	}
+	j.readers.Add(1)
+	dir := j.dir
+	p.mu.Unlock()
+	defer j.readers.Done()
+	fn(dir)
+}
+
+// place puts package pf into instPath for the walk: fetched now if not
+// yet, then a staged package is moved there (copied when it cannot be
+// moved), a cached one copied. Later readers of the job read instPath.
+func (p *prefetcher) place(pf packageFetch, instPath string) error {
+	j, err := p.run(pf, true)
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	if !j.staged {
+		e := j.cached
+		p.mu.Unlock()
+		return e.CopyTo(instPath)
+	}
+	if j.claimed {
+		claimed := j.claimed
+		p.mu.Unlock()
+		if claimed {
+			<-j.placed
+		}
+		p.mu.Lock()
+		dir := j.dir
+		p.mu.Unlock()
+		return copyInto(instPath, dir)
+	}
+	j.claimed = true
+	p.mu.Unlock()
+	defer close(j.placed)
+	j.readers.Wait()
+	if err := os.Rename(j.dir, instPath); err != nil {
+		return copyInto(instPath, j.dir)
+	}
+	p.mu.Lock()
+	j.dir = instPath
+	p.mu.Unlock()
+	return nil
 }
 
 func joinKey(path []string) string {

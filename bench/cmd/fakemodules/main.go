@@ -6,8 +6,9 @@
 // for -delay (a network's latency). It writes the CA file, a CLI
 // configuration (host block with providers.v1 and modules.v1 for
 // registry.opentofu.org, through the proxy) and an env file into DIR,
-// answers GET /_archives with the number of archive downloads so far, and
-// serves until killed.
+// answers GET /_archives with the number of archive downloads so far and
+// GET /_requests with the number of module registry requests (versions
+// and download locations), and serves until killed.
 package main
 
 import (
@@ -73,6 +74,17 @@ func run(dir string, n, depth int, delay time.Duration) error {
 		count := 0
 		for _, req := range sa.Requests() {
 			if req.Endpoint == registrytest.ModuleArchive && req.Method == http.MethodGet {
+				count++
+			}
+		}
+		fmt.Fprintln(w, count)
+	})
+	// /_requests: module registry requests (versions and download
+	// endpoints) so far.
+	sa.Override("/_requests", func(w http.ResponseWriter, r *http.Request) {
+		count := 0
+		for _, req := range sa.Requests() {
+			if req.Endpoint == registrytest.ModuleVersions || req.Endpoint == registrytest.ModuleDownload {
 				count++
 			}
 		}
