@@ -32,14 +32,19 @@ type diagPrinter struct {
 	// extraNewline adds one newline after each diagnostic (init, providers,
 	// providers lock/mirror).
 	extraNewline bool
+	// words rewords texts for the flavour.
+	words func(hcl.Diagnostics) hcl.Diagnostics
 }
 
 func newDiagPrinter(m *Meta, files map[string]*hcl.File) *diagPrinter {
-	return &diagPrinter{stdout: m.Stdout, stderr: m.Stderr, files: files, width: terminalWidth(m.Stderr), color: m.Color}
+	return &diagPrinter{stdout: m.Stdout, stderr: m.Stderr, files: files, width: terminalWidth(m.Stderr), color: m.Color, words: m.wordDiagnostics}
 }
 
 // Print sorts, consolidates and writes diags.
 func (p *diagPrinter) Print(diags hcl.Diagnostics) {
+	if p.words != nil {
+		diags = p.words(diags)
+	}
 	for _, d := range consolidateWarnings(sortDiagnostics(diags)) {
 		w := p.stdout
 		if d.Severity == hcl.DiagError {

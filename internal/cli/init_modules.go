@@ -102,7 +102,7 @@ func (mi *moduleInstall) loadRoot() (*config.Module, hcl.Diagnostics) {
 	if _, err := manifest.Read(filepath.Join(modulesDir(mi.m), manifest.FileName)); err != nil {
 		return nil, hcl.Diagnostics{errorDiag("failed to read module manifest: "+err.Error(), "")}
 	}
-	return config.LoadDir(".", append([]config.Option{config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir(mi.testsDir)}, mi.vars...)...)
+	return config.LoadDir(".", mi.m.configOptions(append([]config.Option{config.WithTestsDir(mi.testsDir)}, mi.vars...)...)...)
 }
 
 // install runs the installer on root and returns its diagnostics.
@@ -177,7 +177,7 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 }
 
 func (mi *moduleInstall) loadOptions() []config.Option {
-	return append([]config.Option{config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir("")}, mi.vars...)
+	return mi.m.configOptions(append([]config.Option{config.WithTestsDir("")}, mi.vars...)...)
 }
 
 // newModuleRegistry adapts the registry client to the module installer.

@@ -60,6 +60,7 @@ func (v *plainView) keepSource(f *hcl.File, name string) {
 var markupKinds = map[string]bool{"init_providers": true, "init_backend": true, "init_modules": true}
 
 func (v *plainView) Event(kind, provider, version, text string) {
+	text = v.m.words(text)
 	if markupKinds[kind] {
 		text = colorize(text, v.m.Color)
 	}
@@ -75,7 +76,7 @@ func (v *plainView) Message(kind, text string, toStderr bool) {
 	if toStderr {
 		w = v.m.Stderr
 	}
-	fmt.Fprintln(w, colorize(text, v.m.Color))
+	fmt.Fprintln(w, colorize(v.m.words(text), v.m.Color))
 }
 
 func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
@@ -85,7 +86,7 @@ func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
 }
 
 func (v *plainView) Text(level, kind, human, machine string) {
-	fmt.Fprintln(v.m.Stdout, colorize(human, v.m.Color))
+	fmt.Fprintln(v.m.Stdout, colorize(v.m.words(human), v.m.Color))
 }
 
 // colored reports whether texts built by callers may carry escape codes.

@@ -3,9 +3,12 @@ package cliconfig
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 func TestImpliedPluginDirs(t *testing.T) {
@@ -112,5 +115,32 @@ func TestPluginPath(t *testing.T) {
 	}
 	if got, err := ReadPluginPath(dataDir); err != nil || got != nil {
 		t.Errorf("after clearing: %v %v", got, err)
+	}
+}
+
+func TestTerraformLocations(t *testing.T) {
+	home := t.TempDir()
+	for _, name := range []string{".tofurc", ".terraformrc"} {
+		if err := os.WriteFile(filepath.Join(home, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	xdg := t.TempDir()
+	tofu := Options{Environ: []string{"HOME=" + home, "XDG_CONFIG_HOME=" + xdg, "XDG_DATA_HOME=" + xdg}}
+	tf := tofu
+	tf.Flavour = flavour.Terraform
+	if got, want := tofu.defaultConfigFile(), filepath.Join(home, ".tofurc"); got != want {
+		t.Errorf("opentofu config file = %q, want %q", got, want)
+	}
+	if got, want := tf.defaultConfigFile(), filepath.Join(home, ".terraformrc"); got != want {
+		t.Errorf("terraform config file = %q, want %q", got, want)
+	}
+	if got, want := tf.ConfigDir(), filepath.Join(home, ".terraform.d"); got != want {
+		t.Errorf("terraform config dir = %q, want %q", got, want)
+	}
+	for _, d := range tf.impliedPluginCandidates() {
+		if strings.Contains(d.Path, "opentofu") {
+			t.Errorf("terraform plugin candidate %q", d.Path)
+		}
 	}
 }

@@ -63,6 +63,8 @@ func (r result) equal(o result) bool { return r == o }
 type program struct {
 	name string
 	path string
+	// args come before every step's arguments (-compat=terraform).
+	args []string
 }
 
 // runCase runs c's steps with p in dir (recreated), with HOME and the CLI
@@ -123,7 +125,7 @@ func runCase(ctx context.Context, p program, c testCase, base string) ([]result,
 	var out []result
 	for _, s := range c.steps {
 		ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-		cmd := exec.CommandContext(ctx, p.path, s...)
+		cmd := exec.CommandContext(ctx, p.path, append(append([]string{}, p.args...), s...)...)
 		cmd.Dir = work
 		cmd.Env = env
 		var stdout, stderr bytes.Buffer
@@ -158,7 +160,7 @@ var (
 	tfdepsKeyRE = regexp.MustCompile(`,"tfdeps":\{[^{}]*\}`)
 )
 
-var progressJSONRE = regexp.MustCompile(`^\{"@level":"[a-z]+","@message":"(Finding|Installing|Installed|Reusing|Using|Detected|Waiting|[^"]* is built in to OpenTofu)`)
+var progressJSONRE = regexp.MustCompile(`^\{"@level":"[a-z]+","@message":"(Finding|Installing|Installed|Reusing|Using|Detected|Waiting|[^"]* is built in to (OpenTofu|Terraform))`)
 
 // sortProgress sorts each run of consecutive per-provider progress lines
 // ("- " lines, or their JSON form): tofu prints them in the order of a Go
