@@ -11,8 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
-	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/installer"
 	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/requirements"

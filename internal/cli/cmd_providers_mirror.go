@@ -9,8 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
-	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/mirror"
 	"github.com/tfdeps/tfdeps/internal/providerlock"
 	"github.com/tfdeps/tfdeps/internal/registry"

@@ -29,7 +29,7 @@ type initEvents struct {
 	tofuVersion string
 	// flavour words addresses for display.
 	flavour flavour.Flavour
-	suggest     *suggester
+	suggest *suggester
 
 	mu    sync.Mutex
 	diags hcl.Diagnostics
