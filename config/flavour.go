@@ -18,9 +18,8 @@ import (
 //     are ignored (so they never shadow a .tf file);
 //   - a "language" block is an unsupported block type;
 //   - required_version is read from the terraform blocks of every file, an
-//     override file's value replaces the others, and the constraints are
-//     checked against the emulated Terraform version once the module is
-//     assembled, with Terraform's "Unsupported Terraform Core version";
+//     override file's value replaces the others, and loading does not check
+//     it: init and get do, with Module.CheckTerraformCore;
 //   - a provider source address of one or two parts, and the provider a
 //     local name implies, are on registry.terraform.io.
 
@@ -95,10 +94,10 @@ func terraformCoreConstraints(body hcl.Body) ([]*hcl.Attribute, hcl.Diagnostics)
 	return attrs, diags
 }
 
-// checkTerraformCore checks a module's required_version constraints as
-// Terraform does: those of every primary file, replaced by those of each
-// override file that has any, against the emulated version.
-func checkTerraformCore(files []*File, numPrimary int, version string) hcl.Diagnostics {
+// terraformModuleConstraints are a module's required_version arguments as
+// Terraform merges them: those of every primary file, replaced by those of
+// each override file that has any.
+func terraformModuleConstraints(files []*File, numPrimary int) []*hcl.Attribute {
 	var attrs []*hcl.Attribute
 	for i, f := range files {
 		if f.HCL == nil || f.HCL.Body == nil {
@@ -110,6 +109,17 @@ func checkTerraformCore(files []*File, numPrimary int, version string) hcl.Diagn
 		}
 		attrs = append(attrs, a...)
 	}
+	return attrs
+}
+
+// CheckTerraformCore checks the module's required_version constraints
+// against the emulated Terraform version as "terraform init" and
+// "terraform get" do (other commands do not). path and source name a child
+// module in the message (both "" for the root module: "This
+// configuration"). It returns nothing for a module not loaded with the
+// Terraform flavour.
+func (m *Module) CheckTerraformCore(version, path, source string) hcl.Diagnostics {
+	attrs := m.coreConstraints
 	current, err := goversion.NewVersion(version)
 	if err != nil {
 		current = goversion.Must(goversion.NewVersion(flavour.DefaultTerraformVersion))
@@ -128,7 +138,11 @@ func checkTerraformCore(files []*File, numPrimary int, version string) hcl.Diagn
 			continue
 		}
 		if !constraints.Check(current) {
-			diags = append(diags, errorDiag(unsupportedCoreSummary, fmt.Sprintf("This configuration does not support Terraform version %s. To proceed, either choose another supported Terraform version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.", current), attr.Range.Ptr()))
+			subject := "This configuration"
+			if path != "" {
+				subject = fmt.Sprintf("Module %s (from %s)", path, source)
+			}
+			diags = append(diags, errorDiag(unsupportedCoreSummary, fmt.Sprintf("%s does not support Terraform version %s. To proceed, either choose another supported Terraform version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.", subject, current), attr.Range.Ptr()))
 		}
 	}
 	return diags

@@ -85,9 +85,7 @@ func LoadDir(dir string, opts ...Option) (*Module, hcl.Diagnostics) {
 		diags = onlyIncompatible(diags)
 	}
 	if o.flavour == flavour.Terraform {
-		if core := checkTerraformCore(decoded, len(files.Primary), o.tofuVersion); core.HasErrors() {
-			diags = core
-		}
+		m.coreConstraints = terraformModuleConstraints(decoded, len(files.Primary))
 	}
 	return m, diags
 }

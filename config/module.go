@@ -54,6 +54,7 @@ type Module struct {
 	document           *Document
 	static             *staticEvaluator
 	flavour            flavour.Flavour
+	coreConstraints    []*hcl.Attribute
 }
 
 // Flavour is the product the module was loaded as (WithFlavour).

@@ -142,6 +142,10 @@ func (r *initRun) run(ctx context.Context) int {
 		r.view.Diagnostics(diags)
 		return 1
 	}
+	if d := m.terraformRootCoreDiags(varOpts...); d.HasErrors() {
+		r.view.Diagnostics(d)
+		return 1
+	}
 	moduleWarnings, stop := r.initModules(ctx, newModuleRegistry(m, cfg), varOpts)
 	if stop {
 		return 1
@@ -153,6 +157,10 @@ func (r *initRun) run(ctx context.Context) int {
 	reqs, loadDiags := loadRequirements(m, r.opts.testsDir, statePath, varOpts...)
 	diags = withRootWarningsAgain(m, r.opts.testsDir, append(diags, loadDiags...))
 	diags = append(moduleWarnings, diags...)
+	if d := m.terraformCoreDiags(reqs.Tree); d.HasErrors() {
+		r.view.Diagnostics(d)
+		return 1
+	}
 	if r.installedModules && !diags.HasErrors() {
 		diags = append(diags, treeCheckWarnings(reqs)...)
 	}

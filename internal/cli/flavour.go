@@ -114,3 +114,29 @@ func (m *Meta) migrateLocks(l *lockfile.Locks) hcl.Diagnostics {
 	}
 	return l.MigrateTerraformRegistry()
 }
+
+// terraformCoreDiags checks every module of the tree against the emulated
+// Terraform version, as terraform init does once the modules are
+// installed (nothing for OpenTofu, whose loader checks per file).
+func (m *Meta) terraformCoreDiags(t *config.Tree) hcl.Diagnostics {
+	if m.Flavour != flavour.Terraform || t == nil {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	t.Walk(func(n *config.Tree) {
+		if n.Module != nil {
+			diags = append(diags, n.Module.CheckTerraformCore(m.Version(), n.PathString(), n.SourceAddr)...)
+		}
+	})
+	return diags
+}
+
+// terraformRootCoreDiags checks the root module in the working directory
+// before init does anything else, as terraform init does.
+func (m *Meta) terraformRootCoreDiags(opts ...config.Option) hcl.Diagnostics {
+	if m.Flavour != flavour.Terraform {
+		return nil
+	}
+	root, _ := config.LoadDir(".", m.configOptions(opts...)...)
+	return root.CheckTerraformCore(m.Version(), "", "")
+}

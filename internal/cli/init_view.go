@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // initView is how "tfdeps init" shows what it does: OpenTofu's plain lines,
@@ -43,6 +45,23 @@ type plainView struct {
 	// snippets: the lock file, which init may rewrite before its
 	// diagnostics are printed.
 	kept map[string]*hcl.File
+	// printed is set once anything went to stdout.
+	printed bool
+}
+
+// layout adjusts a text to Terraform's layout of init's output: its first
+// line has no blank line above it, and the success text has two.
+func (v *plainView) layout(kind, text string) string {
+	if v.m.Flavour == flavour.Terraform {
+		if !v.printed {
+			text = strings.TrimLeft(text, "\n")
+		}
+		if kind == "init_success" {
+			text = "\n" + text
+		}
+	}
+	v.printed = true
+	return text
 }
 
 // keepSource makes snippets of f's diagnostics show f as it was read.
@@ -60,7 +79,7 @@ func (v *plainView) keepSource(f *hcl.File, name string) {
 var markupKinds = map[string]bool{"init_providers": true, "init_backend": true, "init_modules": true}
 
 func (v *plainView) Event(kind, provider, version, text string) {
-	text = v.m.words(text)
+	text = v.layout(kind, v.m.words(text))
 	if markupKinds[kind] {
 		text = colorize(text, v.m.Color)
 	}
@@ -75,6 +94,8 @@ func (v *plainView) Message(kind, text string, toStderr bool) {
 	w := v.m.Stdout
 	if toStderr {
 		w = v.m.Stderr
+	} else {
+		text = v.layout(kind, text)
 	}
 	fmt.Fprintln(w, colorize(v.m.words(text), v.m.Color))
 }
@@ -86,7 +107,7 @@ func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
 }
 
 func (v *plainView) Text(level, kind, human, machine string) {
-	fmt.Fprintln(v.m.Stdout, colorize(v.m.words(human), v.m.Color))
+	fmt.Fprintln(v.m.Stdout, colorize(v.layout(kind, v.m.words(human)), v.m.Color))
 }
 
 // colored reports whether texts built by callers may carry escape codes.
@@ -109,6 +130,10 @@ const jsonUIVersion = "1.2"
 
 func newJSONView(m *Meta) *jsonView {
 	v := &jsonView{m: m, now: time.Now}
+	if m.Flavour == flavour.Terraform {
+		v.write("info", "Terraform "+m.Version(), map[string]any{"type": "version", "terraform": m.Version(), "ui": jsonUIVersion})
+		return v
+	}
 	v.write("info", "OpenTofu "+m.TofuVersion, map[string]any{"type": "version", "tofu": m.TofuVersion, "ui": jsonUIVersion})
 	return v
 }
@@ -130,7 +155,7 @@ func (v *jsonView) write(level, message string, extra map[string]any) {
 	line := map[string]any{
 		"@level":     level,
 		"@message":   message,
-		"@module":    "tofu.ui",
+		"@module":    v.m.Command() + ".ui",
 		"@timestamp": v.now().Format("2006-01-02T15:04:05.000000Z07:00"),
 	}
 	for k, val := range extra {
@@ -158,6 +183,12 @@ func (v *jsonView) JSONMessage(level, kind, text string, attrs map[string]string
 		if val != "" {
 			t[k] = val
 		}
+	}
+	if v.m.Flavour == flavour.Terraform {
+		msg, extra := terraformJSONText(kind, v.m.words(text))
+		extra["tfdeps"] = t
+		v.write(level, msg, extra)
+		return
 	}
 	v.write(level, jsonText(text), map[string]any{"tfdeps": t})
 }

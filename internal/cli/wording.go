@@ -21,6 +21,8 @@ var terraformWords = strings.NewReplacer(
 	"OpenTofu encountered problems during initialization", "Terraform encountered problems during initialisation",
 	"\n\nIf you believe this provider is missing from the registry, please submit a issue on the OpenTofu Registry https://github.com/opentofu/registry/issues/new/choose", "",
 	"https://opentofu.org/docs/language/files/dependency-lock/#checksum-verification", "https://developer.hashicorp.com/terraform/language/files/dependency-lock#checksum-verification",
+	"\nProviders are signed by their developers.\n", "\nPartner and community providers are signed by their developers.\n",
+	"https://opentofu.org/docs/cli/plugins/signing/", "https://developer.hashicorp.com/terraform/cli/plugins/signing",
 	"OpenTofu", "Terraform",
 )
 
