@@ -45,22 +45,38 @@ type plainView struct {
 	// snippets: the lock file, which init may rewrite before its
 	// diagnostics are printed.
 	kept map[string]*hcl.File
-	// printed is set once anything went to stdout.
-	printed bool
+	// printed is set once anything went to stdout; sectionEnded once the
+	// blank line ending the provider section was printed (Terraform).
+	printed, sectionEnded bool
 }
 
-// layout adjusts a text to Terraform's layout of init's output: its first
-// line has no blank line above it, and the success text has two.
+// layout adjusts a text to Terraform's layout of init's output, which
+// trims every message: the section headers keep the blank line above
+// them unless they come first, the other texts lose theirs, and the end
+// of the provider section is one blank line of its own (so two before the
+// success text when no lock file text follows).
 func (v *plainView) layout(kind, text string) string {
-	if v.m.Flavour == flavour.Terraform {
-		if !v.printed {
+	first := !v.printed
+	v.printed = true
+	if v.m.Flavour != flavour.Terraform {
+		return text
+	}
+	switch {
+	case markupKinds[kind]:
+		if first {
 			text = strings.TrimLeft(text, "\n")
 		}
-		if kind == "init_success" {
-			text = "\n" + text
+	case kind == "lock_created" || kind == "lock_changed":
+		v.sectionEnded = true
+		text = "\n" + strings.Trim(text, "\n")
+	case kind == "blank":
+		if !v.sectionEnded {
+			text = "\n"
 		}
+		v.sectionEnded = true
+	default:
+		text = strings.Trim(text, "\n")
 	}
-	v.printed = true
 	return text
 }
 
@@ -131,7 +147,7 @@ const jsonUIVersion = "1.2"
 func newJSONView(m *Meta) *jsonView {
 	v := &jsonView{m: m, now: time.Now}
 	if m.Flavour == flavour.Terraform {
-		v.write("info", "Terraform "+m.Version(), map[string]any{"type": "version", "terraform": m.Version(), "ui": jsonUIVersion})
+		v.write("info", "Terraform "+m.Version(), map[string]any{"type": "version", "terraform": m.Version(), "ui": terraformJSONUIVersion})
 		return v
 	}
 	v.write("info", "OpenTofu "+m.TofuVersion, map[string]any{"type": "version", "tofu": m.TofuVersion, "ui": jsonUIVersion})

@@ -63,3 +63,7 @@ func terraformJSONText(kind, human string) (string, map[string]any) {
 	}
 	return text, map[string]any{"type": "log"}
 }
+
+// terraformJSONUIVersion is the version of Terraform v1.15's
+// machine-readable UI.
+const terraformJSONUIVersion = "1.3"

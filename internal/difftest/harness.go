@@ -65,6 +65,9 @@ type program struct {
 	path string
 	// args come before every step's arguments (-compat=terraform).
 	args []string
+	// skipFiles, when set, leaves the matching files (slash paths
+	// relative to the work directory) out of the snapshots.
+	skipFiles *regexp.Regexp
 }
 
 // runCase runs c's steps with p in dir (recreated), with HOME and the CLI
@@ -140,7 +143,7 @@ func runCase(ctx context.Context, p program, c testCase, base string) ([]result,
 			}
 			code = ee.ExitCode()
 		}
-		files, err := snapshot(work)
+		files, err := snapshot(work, p.skipFiles)
 		if err != nil {
 			return nil, err
 		}
@@ -160,6 +163,9 @@ var (
 	tfdepsKeyRE = regexp.MustCompile(`,"tfdeps":\{[^{}]*\}`)
 )
 
+// terraformLogRE matches terraform init -json's progress lines.
+var terraformLogRE = regexp.MustCompile(`^\{"@level":"info","@message":"[^"]*","@module":"terraform\.ui","@timestamp":"T","type":"log"\}`)
+
 var progressJSONRE = regexp.MustCompile(`^\{"@level":"[a-z]+","@message":"(Finding|Installing|Installed|Reusing|Using|Detected|Waiting|[^"]* is built in to (OpenTofu|Terraform))`)
 
 // sortProgress sorts each run of consecutive per-provider progress lines
@@ -167,7 +173,9 @@ var progressJSONRE = regexp.MustCompile(`^\{"@level":"[a-z]+","@message":"(Findi
 // map, which varies between runs, while tfdeps has one fixed order.
 func sortProgress(s string) string {
 	lines := strings.SplitAfter(s, "\n")
-	isProgress := func(l string) bool { return strings.HasPrefix(l, "- ") || progressJSONRE.MatchString(l) }
+	isProgress := func(l string) bool {
+		return strings.HasPrefix(l, "- ") || progressJSONRE.MatchString(l) || terraformLogRE.MatchString(l)
+	}
 	for i := 0; i < len(lines); {
 		if !isProgress(lines[i]) {
 			i++
@@ -258,7 +266,7 @@ func normalize(s, work, home string) string {
 }
 
 // snapshot lists dir's files: small files in full, others by digest.
-func snapshot(dir string) (string, error) {
+func snapshot(dir string, skip *regexp.Regexp) (string, error) {
 	var lines []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -269,6 +277,9 @@ func snapshot(dir string) (string, error) {
 			return nil
 		}
 		rel = filepath.ToSlash(rel)
+		if skip != nil && skip.MatchString(rel) {
+			return nil
+		}
 		if strings.HasSuffix(rel, ".tfdeps-h1") {
 			// tfdeps' hash memo beside a package (a listed deviation;
 			// whether it is written depends on timing).
