@@ -179,7 +179,8 @@ func (v *jsonView) write(level, message string, extra map[string]any) {
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+	// Terraform's logger escapes <, > and & as \u003c…; OpenTofu's does not.
+	enc.SetEscapeHTML(v.m.Flavour == flavour.Terraform)
 	if err := enc.Encode(line); err != nil {
 		return
 	}
@@ -256,6 +257,7 @@ func (v *jsonView) Message(kind, text string, toStderr bool) {
 }
 
 func (v *jsonView) Diagnostics(diags hcl.Diagnostics) {
+	diags = v.m.wordDiagnostics(diags)
 	v.mu.Lock()
 	files := snippetFiles(diags, v.kept)
 	v.mu.Unlock()
