@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/installer"
 	"github.com/tfdeps/tfdeps/internal/sources"
 	"github.com/tfdeps/tfdeps/lockfile"
@@ -138,13 +139,20 @@ func (r *initRun) run(ctx context.Context) int {
 	}
 	varOpts, diags := r.opts.vars.configOptions(m)
 	if diags.HasErrors() {
-		r.view.Message("config_errors", initConfigErrorText, true)
-		r.view.Diagnostics(diags)
+		r.view.Diagnostics(r.withConfigErrorText(diags))
 		return 1
 	}
 	if d := m.terraformRootCoreDiags(varOpts...); d.HasErrors() {
 		r.view.Diagnostics(d)
 		return 1
+	}
+	if m.Flavour == flavour.Terraform {
+		// terraform init reads the lock file before the backend and
+		// shows its errors as they are.
+		if _, _, d := lockfile.ReadFile(lockFileName, m.lockReadOptions()); d.HasErrors() {
+			r.view.Diagnostics(d)
+			return 1
+		}
 	}
 	moduleWarnings, stop := r.initModules(ctx, newModuleRegistry(m, cfg), varOpts)
 	if stop {
@@ -166,7 +174,7 @@ func (r *initRun) run(ctx context.Context) int {
 	}
 	if diags.HasErrors() {
 		if hasConfigErrors(diags) {
-			r.view.Message("config_errors", initConfigErrorText, true)
+			diags = r.withConfigErrorText(diags)
 		}
 		r.view.Diagnostics(diags)
 		return 1

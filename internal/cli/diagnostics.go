@@ -13,6 +13,7 @@ import (
 	"github.com/mitchellh/go-wordwrap"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/nesting"
 	"github.com/tfdeps/tfdeps/requirements"
 )
@@ -34,10 +35,13 @@ type diagPrinter struct {
 	extraNewline bool
 	// words rewords texts for the flavour.
 	words func(hcl.Diagnostics) hcl.Diagnostics
+	// terraform selects Terraform's coloured frame: the rule's colour
+	// code twice, and a reset line after each diagnostic.
+	terraform bool
 }
 
 func newDiagPrinter(m *Meta, files map[string]*hcl.File) *diagPrinter {
-	return &diagPrinter{stdout: m.Stdout, stderr: m.Stderr, files: files, width: terminalWidth(m.Stderr), color: m.Color, words: m.wordDiagnostics}
+	return &diagPrinter{stdout: m.Stdout, stderr: m.Stderr, files: files, width: terminalWidth(m.Stderr), color: m.Color, words: m.wordDiagnostics, terraform: m.Flavour == flavour.Terraform}
 }
 
 // Print sorts, consolidates and writes diags.
@@ -61,6 +65,13 @@ func (p *diagPrinter) Print(diags hcl.Diagnostics) {
 
 func (p *diagPrinter) render(d *hcl.Diagnostic) string {
 	j := newJSONDiagnostic(d, p.files)
+	if p.color && p.terraform {
+		colour := "\x1b[33m"
+		if d.Severity == hcl.DiagError {
+			colour = "\x1b[31m"
+		}
+		return colour + renderColorDiagnostic(j, p.width) + "\x1b[0m\x1b[0m\n"
+	}
 	if p.color {
 		return renderColorDiagnostic(j, p.width) + "\n"
 	}

@@ -115,9 +115,10 @@ func (e *initEvents) queryFailure(p addrs.Provider, err error) {
 	if isCanceled(err) {
 		return
 	}
-	// OpenTofu adds the inferred-provider warning before the error.
+	// OpenTofu adds the inferred-provider warning before the error;
+	// Terraform has no such warning.
 	var unknown *registry.ProviderUnknownError
-	if errors.As(err, &unknown) {
+	if errors.As(err, &unknown) && e.flavour != flavour.Terraform {
 		e.addDiag(e.suggest.inferredDiag(p))
 	}
 	for _, d := range queryFailureDiags(e.flavour, p, err, e.suggest.suggestion) {

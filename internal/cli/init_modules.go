@@ -138,8 +138,7 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 	mi := &moduleInstall{m: r.m, testsDir: r.opts.testsDir, upgrade: r.opts.upgrade, registry: registry, view: r.view, vars: vars}
 	root, diags := mi.loadRoot()
 	if diags.HasErrors() {
-		r.view.Message("config_errors", initConfigErrorText, true)
-		r.view.Diagnostics(diags)
+		r.view.Diagnostics(r.withConfigErrorText(diags))
 		return nil, true
 	}
 	// The root module loaded: tofu initialises the backend before modules.
@@ -151,8 +150,7 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 		}
 		_, check := config.BuildTree(root, config.NewManifestWalker(m, ".", mi.loadOptions()...))
 		if check.HasErrors() {
-			r.view.Message("config_errors", initConfigErrorText, true)
-			r.view.Diagnostics(check)
+			r.view.Diagnostics(r.withConfigErrorText(check))
 			return nil, true
 		}
 		return nil, false

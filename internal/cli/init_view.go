@@ -65,6 +65,9 @@ func (v *plainView) layout(kind, text string) string {
 	case markupKinds[kind]:
 		if first {
 			text = strings.TrimLeft(text, "\n")
+		} else if kind == "init_modules" {
+			// After the backend's section, its blank line.
+			text = "\n" + text
 		}
 	case kind == "lock_created" || kind == "lock_changed":
 		v.sectionEnded = true
@@ -118,7 +121,8 @@ func (v *plainView) Message(kind, text string, toStderr bool) {
 
 func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
 	p := newDiagPrinter(v.m, snippetFiles(diags, v.kept))
-	p.extraNewline = true
+	// Terraform's init separates diagnostics by one blank line only.
+	p.extraNewline = v.m.Flavour != flavour.Terraform
 	p.Print(diags)
 }
 

@@ -3,6 +3,10 @@ package cli
 import (
 	"regexp"
 	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // Terraform's machine-readable init output differs from OpenTofu's: every
@@ -37,7 +41,7 @@ var terraformProgress = []struct {
 	{regexp.MustCompile(`^- Using (\S+) v(\S+) from the shared cache directory$`), "$1 v$2: Using from the shared cache directory"},
 	{regexp.MustCompile(`^- Installing (\S+) v(\S+)\.\.\.$`), "Installing provider version: $1 v$2..."},
 	// Terraform joins the key ID to the result without a separator.
-	{regexp.MustCompile(`^- Installed (\S+) v(\S+) \((.*), key ID (\S+)\)$`), "Installed provider version: $1 v$2 ($3key_id: $4)"},
+	{regexp.MustCompile(`^- Installed (\S+) v(\S+) \((.*), key ID (\S+)\)$`), "Installed provider version: $1 v$2 (${3}key_id: $4)"},
 	{regexp.MustCompile(`^- Installed (\S+) v(\S+) \((.*)\)$`), "Installed provider version: $1 v$2 ($3)"},
 	{regexp.MustCompile(`^- (\S+) is built in to Terraform$`), "$1 is built in to Terraform"},
 }
@@ -67,3 +71,16 @@ func terraformJSONText(kind, human string) (string, map[string]any) {
 // terraformJSONUIVersion is the version of Terraform v1.15's
 // machine-readable UI.
 const terraformJSONUIVersion = "1.3"
+
+// withConfigErrorText prepares diags for display after a configuration
+// error: OpenTofu prints its "encountered problems" text first, on its
+// own; Terraform reports the text as one more error diagnostic, without
+// detail (first once sorted, last in the JSON output).
+func (r *initRun) withConfigErrorText(diags hcl.Diagnostics) hcl.Diagnostics {
+	if r.m.Flavour != flavour.Terraform {
+		r.view.Message("config_errors", initConfigErrorText, true)
+		return diags
+	}
+	text := strings.TrimSpace(colorize(r.m.words(initConfigErrorText), false))
+	return append(diags, errorDiag(text, ""))
+}
