@@ -248,10 +248,10 @@ func (r *lockRun) lockDir(ctx context.Context, dir string) int {
 		return 1
 	}
 	if changed {
-		fmt.Fprintln(r.m.Stdout, colorize("\n[bold][green]Success![reset] [bold]OpenTofu has updated the lock file.[reset]", r.m.Color))
+		fmt.Fprintln(r.m.Stdout, colorize(r.m.words("\n[bold][green]Success![reset] [bold]OpenTofu has updated the lock file.[reset]"), r.m.Color))
 		fmt.Fprint(r.m.Stdout, "\nReview the changes in .terraform.lock.hcl and then commit to your\nversion control system to retain the new checksums.\n\n")
 	} else {
-		fmt.Fprintln(r.m.Stdout, colorize("\n[bold][green]Success![reset] [bold]OpenTofu has validated the lock file and found no need for changes.[reset]", r.m.Color))
+		fmt.Fprintln(r.m.Stdout, colorize(r.m.words("\n[bold][green]Success![reset] [bold]OpenTofu has validated the lock file and found no need for changes.[reset]"), r.m.Color))
 	}
 	return 0
 }

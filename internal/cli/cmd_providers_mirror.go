@@ -136,7 +136,7 @@ func mirrorEvents(m *Meta) *mirror.Events {
 	out := m.Stdout
 	return &mirror.Events{
 		Skipping: func(p addrs.Provider) {
-			fmt.Fprintf(out, "- Skipping %s because it is built in to OpenTofu CLI\n", p.ForDisplayIn(fl))
+			fmt.Fprintf(out, "- Skipping %s because it is built in to %s CLI\n", p.ForDisplayIn(fl), fl.Product())
 		},
 		Mirroring: func(p addrs.Provider) { fmt.Fprintf(out, "- Mirroring %s...\n", p.ForDisplayIn(fl)) },
 		Selected: func(p addrs.Provider, v versions.Version, locked bool, c versions.Constraints) {
