@@ -181,6 +181,10 @@ func stateNotRead(kind string, rng hcl.Range) hcl.Diagnostics {
 // this platform (dev overrides excepted).
 func installedPluginDiags(m *Meta, devOverrides map[addrs.Provider]string) hcl.Diagnostics {
 	locks, _, diags := lockfile.ReadFile(lockFileName, m.lockReadOptions())
+	if diags.HasErrors() && m.Flavour == flavour.Terraform {
+		// terraform providers shows the lock file's errors as they are.
+		return diags
+	}
 	if diags.HasErrors() {
 		return hcl.Diagnostics{lockReadFailureDiag(diags)}
 	}

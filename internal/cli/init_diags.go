@@ -55,6 +55,10 @@ func queryFailureDiags(fl flavour.Flavour, p addrs.Provider, err error, suggest 
 	case errors.As(err, &noReg):
 		return hcl.Diagnostics{errorDiag("Invalid provider registry host", noRegistryDetail(p, noReg))}
 	}
+	if fl == flavour.Terraform {
+		return hcl.Diagnostics{errorDiag(query, fmt.Sprintf("Could not retrieve the list of available versions for provider %s: %s\n\nTo see which modules are currently depending on %s and what versions are specified, run the following command:\n    terraform providers",
+			p.ForDisplayIn(fl), err, p.ForDisplayIn(fl)))}
+	}
 	return hcl.Diagnostics{errorDiag("Failed to resolve provider packages", fmt.Sprintf("Could not resolve provider %s: %s", p.ForDisplayIn(fl), err))}
 }
 

@@ -121,8 +121,10 @@ func (v *plainView) Message(kind, text string, toStderr bool) {
 
 func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
 	p := newDiagPrinter(v.m, snippetFiles(diags, v.kept))
-	// Terraform's init separates diagnostics by one blank line only.
+	// Terraform's init separates diagnostics by one blank line only, and
+	// frames them as OpenTofu does when coloured.
 	p.extraNewline = v.m.Flavour != flavour.Terraform
+	p.terraform = false
 	p.Print(diags)
 }
 
