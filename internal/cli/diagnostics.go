@@ -38,6 +38,9 @@ type diagPrinter struct {
 	// terraform selects Terraform's coloured frame: the rule's colour
 	// code twice, and a reset line after each diagnostic.
 	terraform bool
+	// bare leaves out the empty line after a coloured diagnostic
+	// (terraform init).
+	bare bool
 }
 
 func newDiagPrinter(m *Meta, files map[string]*hcl.File) *diagPrinter {
@@ -71,6 +74,9 @@ func (p *diagPrinter) render(d *hcl.Diagnostic) string {
 			colour = "\x1b[31m"
 		}
 		return colour + renderColorDiagnostic(j, p.width) + "\x1b[0m\x1b[0m\n"
+	}
+	if p.color && p.bare {
+		return renderColorDiagnostic(j, p.width)
 	}
 	if p.color {
 		return renderColorDiagnostic(j, p.width) + "\n"

@@ -125,6 +125,7 @@ func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
 	// frames them as OpenTofu does when coloured.
 	p.extraNewline = v.m.Flavour != flavour.Terraform
 	p.terraform = false
+	p.bare = v.m.Flavour == flavour.Terraform
 	p.Print(diags)
 }
 
