@@ -144,3 +144,27 @@ func TestTerraformLocations(t *testing.T) {
 		}
 	}
 }
+
+func TestTerraformIgnoresTrustAllHashes(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "cli.tfrc")
+	src := "provider_installation {\n  network_mirror {\n    url = \"https://mirror.example.com/\"\n    trust_all_hashes = true\n  }\n}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		f    flavour.Flavour
+		want bool
+	}{{flavour.OpenTofu, true}, {flavour.Terraform, false}} {
+		cfg, diags := Load(Options{Environ: []string{"TF_CLI_CONFIG_FILE=" + file}, Flavour: tt.f})
+		if diags.HasErrors() {
+			t.Fatalf("%v: %v", tt.f, diags)
+		}
+		if len(cfg.ProviderInstallation) != 1 || len(cfg.ProviderInstallation[0].Methods) != 1 {
+			t.Fatalf("%v: provider_installation = %+v", tt.f, cfg.ProviderInstallation)
+		}
+		if got := cfg.ProviderInstallation[0].Methods[0].TrustAllHashes; got != tt.want {
+			t.Errorf("%v: TrustAllHashes = %v, want %v", tt.f, got, tt.want)
+		}
+	}
+}
