@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // DefaultTestsDir is the test directory OpenTofu's init and test commands
@@ -94,12 +96,13 @@ func IsOverrideFile(name string) bool {
 }
 
 // DiscoverFiles lists the configuration files of dir as OpenTofu does
-// (config-loading.md §1). testsDir is "" when test files are not wanted.
-func DiscoverFiles(fsys FileSystem, dir, testsDir string) (Files, hcl.Diagnostics) {
+// (config-loading.md §1), or as Terraform does for flavour.Terraform (no
+// .tofu family). testsDir is "" when test files are not wanted.
+func DiscoverFiles(fsys FileSystem, dir, testsDir string, f flavour.Flavour) (Files, hcl.Diagnostics) {
 	var files Files
 	var diags hcl.Diagnostics
 	if testsDir != "" {
-		tests, keys, tDiags, fatal := discoverTests(fsys, dir, testsDir)
+		tests, keys, tDiags, fatal := discoverTests(fsys, dir, testsDir, f)
 		diags = append(diags, tDiags...)
 		if fatal {
 			return files, diags
@@ -116,7 +119,7 @@ func DiscoverFiles(fsys FileSystem, dir, testsDir string) (Files, hcl.Diagnostic
 		return files, diags
 	}
 	for _, name := range sortedNames(entries) {
-		_, kind := fileExt(name)
+		_, kind := flavourExt(f, name)
 		if kind != kindConfig {
 			continue
 		}
@@ -146,14 +149,14 @@ func sortedNames(entries []fs.DirEntry) []string {
 	return names
 }
 
-func discoverTests(fsys FileSystem, dir, testsDir string) (paths, keys []string, diags hcl.Diagnostics, fatal bool) {
+func discoverTests(fsys FileSystem, dir, testsDir string, f flavour.Flavour) (paths, keys []string, diags hcl.Diagnostics, fatal bool) {
 	testPath := filepath.Join(dir, testsDir)
 	var all []string
 	entries, err := fsys.ReadDir(testPath)
 	switch {
 	case err == nil:
 		for _, name := range sortedNames(entries) {
-			if _, kind := fileExt(name); kind == kindTest {
+			if _, kind := flavourExt(f, name); kind == kindTest {
 				all = append(all, filepath.Join(testPath, name))
 			}
 		}
@@ -175,7 +178,7 @@ func discoverTests(fsys FileSystem, dir, testsDir string) (paths, keys []string,
 	}
 	if entries, err := fsys.ReadDir(dir); err == nil {
 		for _, name := range sortedNames(entries) {
-			if _, kind := fileExt(name); kind == kindTest {
+			if _, kind := flavourExt(f, name); kind == kindTest {
 				all = append(all, filepath.Join(dir, name))
 			}
 		}

@@ -6,6 +6,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // File is one decoded configuration file: its declarations as written,
@@ -46,6 +48,8 @@ type File struct {
 	// Diagnostics are this file's parse, core-version (config-loading.md
 	// §4) and decode diagnostics, in that order.
 	Diagnostics hcl.Diagnostics
+
+	flavour flavour.Flavour
 }
 
 var configFileSchema = &hcl.BodySchema{
@@ -84,13 +88,13 @@ func parseFile(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
 }
 
 // decodeFile decodes the top level of a parsed file (config-loading.md §2-3).
-func decodeFile(f *hcl.File, name string, override bool, tofuVersion string) *File {
-	file := &File{Name: name, Override: override, HCL: f}
+func decodeFile(f *hcl.File, name string, override bool, core coreVersion) *File {
+	file := &File{Name: name, Override: override, HCL: f, flavour: core.flavour}
 	if f == nil || f.Body == nil {
 		return file
 	}
-	file.Diagnostics = append(file.Diagnostics, sniffCoreVersion(f.Body, name, tofuVersion)...)
-	content, diags := bodyContent(f.Body, configFileSchema)
+	file.Diagnostics = append(file.Diagnostics, sniffCoreVersion(f.Body, name, core)...)
+	content, diags := bodyContent(f.Body, fileSchemaFor(core.flavour))
 	file.Diagnostics = append(file.Diagnostics, diags...)
 	if content == nil {
 		return file

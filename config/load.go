@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // Option changes how a directory is loaded.
@@ -16,6 +18,7 @@ type options struct {
 	fsys        FileSystem
 	testsDir    string
 	tofuVersion string
+	flavour     flavour.Flavour
 	parallelism int
 	static      staticOptions
 }
@@ -53,8 +56,9 @@ func newOptions(opts []Option) options {
 // diagnostic, in OpenTofu's order.
 func LoadDir(dir string, opts ...Option) (*Module, hcl.Diagnostics) {
 	o := newOptions(opts)
-	files, diags := DiscoverFiles(o.fsys, dir, o.testsDir)
+	files, diags := DiscoverFiles(o.fsys, dir, o.testsDir, o.flavour)
 	m := newModule(dir)
+	m.flavour = o.flavour
 	m.Files = files
 	m.static = newStaticEvaluator(m, o.static)
 	if diags.HasErrors() {
@@ -79,6 +83,9 @@ func LoadDir(dir string, opts ...Option) (*Module, hcl.Diagnostics) {
 	}
 	if incompatible {
 		diags = onlyIncompatible(diags)
+	}
+	if o.flavour == flavour.Terraform {
+		m.coreConstraints = terraformModuleConstraints(decoded, len(files.Primary))
 	}
 	return m, diags
 }
@@ -131,12 +138,12 @@ func loadFile(o options, name string, override bool) *File {
 			Detail:   fmt.Sprintf("The file %q could not be read.", name),
 		}}}
 	}
-	return parseAndDecode(name, src, override, o.tofuVersion)
+	return parseAndDecode(name, src, override, o.core())
 }
 
 // parseAndDecode never panics: a panic inside the HCL library on hostile
 // input becomes an error diagnostic for that file.
-func parseAndDecode(name string, src []byte, override bool, tofuVersion string) (file *File) {
+func parseAndDecode(name string, src []byte, override bool, core coreVersion) (file *File) {
 	defer func() {
 		if r := recover(); r != nil {
 			file = &File{Name: name, Override: override, Diagnostics: hcl.Diagnostics{{
@@ -147,7 +154,7 @@ func parseAndDecode(name string, src []byte, override bool, tofuVersion string) 
 		}
 	}()
 	hf, parseDiags := parseFile(name, src)
-	file = decodeFile(hf, name, override, tofuVersion)
+	file = decodeFile(hf, name, override, core)
 	file.HCL = hf
 	file.Diagnostics = append(parseDiags, file.Diagnostics...)
 	return file

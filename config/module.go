@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // Module is one loaded module directory: every declaration that survived
@@ -52,7 +53,12 @@ type Module struct {
 	primary, overrides []*File
 	document           *Document
 	static             *staticEvaluator
+	flavour            flavour.Flavour
+	coreConstraints    []*hcl.Attribute
 }
+
+// Flavour is the product the module was loaded as (WithFlavour).
+func (m *Module) Flavour() flavour.Flavour { return m.flavour }
 
 func newModule(dir string) *Module {
 	return &Module{
@@ -97,12 +103,12 @@ func (m *Module) ParsedFiles() map[string]*hcl.File {
 // ProviderForLocalName returns the provider a local name refers to in this
 // module: its required_providers entry, otherwise the implied provider
 // (terraform → terraform.io/builtin/terraform, NAME →
-// registry.opentofu.org/hashicorp/NAME).
+// DEFAULT_HOST/hashicorp/NAME, the flavour's default host).
 func (m *Module) ProviderForLocalName(name string) addrs.Provider {
 	if rp, ok := m.RequiredProviders.RequiredProviders[name]; ok {
 		return rp.Type
 	}
-	return addrs.ImpliedProviderForUnqualifiedType(name)
+	return addrs.ImpliedProviderIn(m.flavour, name)
 }
 
 // LocalNameForProvider returns the local name a provider has in this

@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/moduleaddr"
 )
 
@@ -13,8 +14,8 @@ import (
 // String(). A call with a `version` argument accepts only a registry
 // address. Failures leave mc.Source nil and mc.SourceAddr as written, and
 // return OpenTofu's diagnostics about the source expression (§8.3 M2, M2r).
-func (mc *ModuleCall) classifySource(raw string) hcl.Diagnostics {
-	src, err := parseCallSource(raw, mc.HasVersion)
+func (mc *ModuleCall) classifySource(raw string, f flavour.Flavour) hcl.Diagnostics {
+	src, err := parseCallSource(raw, mc.HasVersion, f)
 	if err == nil {
 		mc.Source = src
 		mc.SourceAddr = src.String()
@@ -27,15 +28,19 @@ func (mc *ModuleCall) classifySource(raw string) hcl.Diagnostics {
 
 // parseCallSource is moduleaddr.ParseRegistry when the call has a version,
 // moduleaddr.Parse otherwise.
-func parseCallSource(raw string, hasVersion bool) (moduleaddr.Source, error) {
+func parseCallSource(raw string, hasVersion bool, f flavour.Flavour) (moduleaddr.Source, error) {
+	p := moduleaddr.Parser{}
+	if f == flavour.Terraform {
+		p.DefaultHost = f.DefaultHost()
+	}
 	if hasVersion {
-		reg, err := moduleaddr.ParseRegistry(raw)
+		reg, err := p.ParseRegistry(raw)
 		if err != nil {
 			return nil, err
 		}
 		return reg, nil
 	}
-	return moduleaddr.Parse(raw)
+	return p.Parse(raw)
 }
 
 // sourceDiagnostic is the §8.3 diagnostic for a source parse error.

@@ -4,13 +4,19 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // parseProviderSource parses a required_providers source string into an
 // address, with OpenTofu's diagnostics (providers.md §1.2) whose subject is
 // rng. A one-part source gets the default namespace.
-func parseProviderSource(src string, rng hcl.Range) (addrs.Provider, hcl.Diagnostics) {
-	return addrs.ParseProviderSourceDiags(src, rng.Ptr())
+func parseProviderSource(f flavour.Flavour, src string, rng hcl.Range) (addrs.Provider, hcl.Diagnostics) {
+	p, diags := addrs.ParseProviderSourceDiags(src, rng.Ptr())
+	if diags.HasErrors() {
+		return p, diags
+	}
+	p, _ = addrs.ParseProviderSourceIn(f, src)
+	return p, nil
 }
 
 // parseProviderPart normalises a provider local name or type part.

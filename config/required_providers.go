@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // requiredProvidersBlock is one decoded required_providers block.
@@ -19,7 +20,7 @@ type requiredProvidersBlock struct {
 
 // decodeRequiredProvidersBlock reads the entries of one required_providers
 // block in source order (providers.md §4.2).
-func decodeRequiredProvidersBlock(block *hcl.Block) (*requiredProvidersBlock, hcl.Diagnostics) {
+func decodeRequiredProvidersBlock(block *hcl.Block, f flavour.Flavour) (*requiredProvidersBlock, hcl.Diagnostics) {
 	ret := &requiredProvidersBlock{DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, requiredProvidersShape)}
 	attrs, diags := block.Body.JustAttributes()
 	ordered := make([]*hcl.Attribute, 0, len(attrs))
@@ -28,7 +29,7 @@ func decodeRequiredProvidersBlock(block *hcl.Block) (*requiredProvidersBlock, hc
 	}
 	sortHCLAttributes(ordered)
 	for _, attr := range ordered {
-		rp, rpDiags := decodeRequiredProvider(attr, diags.HasErrors())
+		rp, rpDiags := decodeRequiredProvider(attr, diags.HasErrors(), f)
 		diags = append(diags, rpDiags...)
 		if rp != nil {
 			rp.Syntax = ret.Syntax.Body.Attribute(attr.Name)
@@ -43,7 +44,7 @@ func decodeRequiredProvidersBlock(block *hcl.Block) (*requiredProvidersBlock, hc
 
 // decodeRequiredProvider decodes one NAME = VALUE entry. hadErrors tells
 // whether the block already produced errors (step 5 of the algorithm).
-func decodeRequiredProvider(attr *hcl.Attribute, hadErrors bool) (*RequiredProvider, hcl.Diagnostics) {
+func decodeRequiredProvider(attr *hcl.Attribute, hadErrors bool, f flavour.Flavour) (*RequiredProvider, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	rp := &RequiredProvider{Name: attr.Name, DeclRange: attr.Expr.Range()}
 	exprRange := attr.Expr.Range()
@@ -57,7 +58,7 @@ func decodeRequiredProvider(attr *hcl.Attribute, hadErrors bool) (*RequiredProvi
 		if err != nil {
 			return nil, append(diags, invalidProviderName(err, exprRange))
 		}
-		rp.Type = addrs.ImpliedProviderForUnqualifiedType(part)
+		rp.Type = addrs.ImpliedProviderIn(f, part)
 		return rp, diags
 	}
 
@@ -85,7 +86,7 @@ func decodeRequiredProvider(attr *hcl.Attribute, hadErrors bool) (*RequiredProvi
 			diags = append(diags, rp.decodeVersion(kv.Value)...)
 		case "source":
 			sourceSet = true
-			diags = append(diags, rp.decodeSource(kv.Value)...)
+			diags = append(diags, rp.decodeSource(kv.Value, f)...)
 		case "configuration_aliases":
 			diags = append(diags, rp.decodeAliases(kv.Value)...)
 		default:
@@ -99,7 +100,7 @@ func decodeRequiredProvider(attr *hcl.Attribute, hadErrors bool) (*RequiredProvi
 		return nil, diags
 	}
 	if !sourceSet {
-		rp.Type = addrs.ImpliedProviderForUnqualifiedType(part)
+		rp.Type = addrs.ImpliedProviderIn(f, part)
 	}
 	return rp, diags
 }
@@ -124,7 +125,7 @@ func (rp *RequiredProvider) decodeVersion(expr hcl.Expression) hcl.Diagnostics {
 	return diags
 }
 
-func (rp *RequiredProvider) decodeSource(expr hcl.Expression) hcl.Diagnostics {
+func (rp *RequiredProvider) decodeSource(expr hcl.Expression, f flavour.Flavour) hcl.Diagnostics {
 	val, diags := expr.Value(nil)
 	if diags.HasErrors() {
 		return diags
@@ -133,7 +134,7 @@ func (rp *RequiredProvider) decodeSource(expr hcl.Expression) hcl.Diagnostics {
 		return append(diags, errorDiag("Invalid source", "Source must be specified as a string.", expr.Range().Ptr()))
 	}
 	rp.Source = val.AsString()
-	p, pDiags := parseProviderSource(rp.Source, expr.Range())
+	p, pDiags := parseProviderSource(f, rp.Source, expr.Range())
 	diags = append(diags, pDiags...)
 	if !pDiags.HasErrors() {
 		rp.Type = p

@@ -156,7 +156,7 @@ func (e *staticEvaluator) decodeSource(mc *ModuleCall) hcl.Diagnostics {
 	if diags.HasErrors() {
 		return diags
 	}
-	return append(diags, mc.classifySource(raw)...)
+	return append(diags, mc.classifySource(raw, e.mod.flavour)...)
 }
 
 // decodeVersion evaluates the call's version argument: null means no

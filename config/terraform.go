@@ -28,7 +28,7 @@ var terraformBlockSchema = &hcl.BodySchema{
 
 func (file *File) decodeTerraformBlock(block *hcl.Block) hcl.Diagnostics {
 	file.TerraformBlocks = append(file.TerraformBlocks, &Block{Type: "terraform", DefRange: block.DefRange, Body: &Body{}})
-	content, diags := bodyContent(block.Body, terraformBlockSchema)
+	content, diags := bodyContent(block.Body, terraformBlockSchemaFor(file.flavour))
 	if content == nil {
 		return diags
 	}
@@ -47,7 +47,7 @@ func (file *File) decodeTerraformBlock(block *hcl.Block) hcl.Diagnostics {
 				Syntax:    newSyntaxBlock(inner, emptyShape),
 			})
 		case "required_providers":
-			rp, rpDiags := decodeRequiredProvidersBlock(inner)
+			rp, rpDiags := decodeRequiredProvidersBlock(inner, file.flavour)
 			diags = append(diags, rpDiags...)
 			file.RequiredProviders = append(file.RequiredProviders, rp)
 		case "provider_meta":

@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // DefaultTofuVersion is the OpenTofu version the loader emulates by default.
@@ -48,8 +50,14 @@ func versionConstraintFromValue(val cty.Value, exprRange, declRange hcl.Range, n
 // sniffCoreVersion checks the OpenTofu version constraints of one file
 // (config-loading.md §4): language { compatible_with { opentofu } } in any
 // file, terraform { required_version } in .tofu and .tofu.json files only.
-func sniffCoreVersion(body hcl.Body, name, tofuVersion string) hcl.Diagnostics {
-	current, err := goversion.NewVersion(tofuVersion)
+// For Terraform it only reports constraints that do not decode; they are
+// checked for the whole module (checkTerraformCore).
+func sniffCoreVersion(body hcl.Body, name string, core coreVersion) hcl.Diagnostics {
+	if core.flavour == flavour.Terraform {
+		_, diags := terraformCoreConstraints(body)
+		return diags
+	}
+	current, err := goversion.NewVersion(core.version)
 	if err != nil {
 		current = goversion.Must(goversion.NewVersion(DefaultTofuVersion))
 	}

@@ -3,6 +3,8 @@ package moduleaddr
 import (
 	"net/http"
 	"strings"
+
+	svchost "github.com/opentofu/svchost"
 )
 
 // Source is a module source address: [Local], [Registry] or [Remote].
@@ -29,6 +31,10 @@ type Parser struct {
 	// HTTPClient is used by the BitBucket detector; nil means
 	// http.DefaultClient.
 	HTTPClient *http.Client
+	// DefaultHost is the registry host of a registry address that names
+	// none; empty means DefaultRegistryHost (OpenTofu's). Terraform's is
+	// registry.terraform.io.
+	DefaultHost svchost.Hostname
 }
 
 // Parse classifies raw as OpenTofu does for a module call without
@@ -46,7 +52,7 @@ func (p Parser) Parse(raw string) (Source, error) {
 	if IsLocal(raw) {
 		return ParseLocal(raw), nil
 	}
-	if reg, err := parseRegistry(raw); err == nil {
+	if reg, err := p.ParseRegistry(raw); err == nil {
 		return reg, nil
 	}
 	rem, err := p.ParseRemote(raw)
@@ -58,7 +64,18 @@ func (p Parser) Parse(raw string) (Source, error) {
 
 // ParseRegistry is [ParseRegistry]; the parser's client is not needed.
 func (p Parser) ParseRegistry(raw string) (Registry, error) {
-	return parseRegistry(raw)
+	reg, err := parseRegistry(raw)
+	if err == nil && p.DefaultHost != "" && !namesHost(raw) {
+		reg.Host = p.DefaultHost
+	}
+	return reg, err
+}
+
+// namesHost reports whether a registry address names its host: four parts
+// before any "//" subdirectory.
+func namesHost(raw string) bool {
+	pkg, _, _ := strings.Cut(raw, "//")
+	return strings.Count(pkg, "/") >= 3
 }
 
 // localPrefixes start a local path.

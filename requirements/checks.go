@@ -70,6 +70,7 @@ type localName struct {
 // checkRequiredProviders checks the entries in declaration order and
 // returns them.
 func checkRequiredProviders(m *config.Module) ([]localName, hcl.Diagnostics) {
+	fl := m.Flavour()
 	var diags hcl.Diagnostics
 	var seen []localName
 	if m.RequiredProviders == nil {
@@ -86,15 +87,15 @@ func checkRequiredProviders(m *config.Module) ([]localName, hcl.Diagnostics) {
 				Severity: hcl.DiagWarning,
 				Summary:  "Duplicate required provider",
 				Detail: fmt.Sprintf("Provider %s with the local name %q was previously required as %q. A provider can only be required once within required_providers.",
-					rp.Type.ForDisplay(), name, prev),
+					rp.Type.ForDisplayIn(fl), name, prev),
 				Subject: subject.Ptr(),
 			})
-		} else if rp.Type.IsDefault() && name != rp.Type.Type && hasProviderBlockNamed(m, rp.Type.Type) {
+		} else if rp.Type.IsDefaultIn(fl) && name != rp.Type.Type && hasProviderBlockNamed(m, rp.Type.Type) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
 				Summary:  "Duplicate required provider",
 				Detail: fmt.Sprintf("Provider %s with the local name %q was implicitly required via a configuration block as %q. The provider configuration block name must match the name used in required_providers.",
-					rp.Type.ForDisplay(), name, rp.Type.Type),
+					rp.Type.ForDisplayIn(fl), name, rp.Type.Type),
 				Subject: subject.Ptr(),
 			})
 		}
@@ -105,6 +106,7 @@ func checkRequiredProviders(m *config.Module) ([]localName, hcl.Diagnostics) {
 
 // checkImpliedNames checks the resources that have no provider argument.
 func checkImpliedNames(t *config.Tree, names []localName) hcl.Diagnostics {
+	fl := t.Module.Flavour()
 	var diags hcl.Diagnostics
 	for _, r := range moduleResources(t.Module) {
 		if r.ProviderConfigRef != nil {
@@ -123,7 +125,7 @@ func checkImpliedNames(t *config.Tree, names []localName) hcl.Diagnostics {
 		if hasLocalName(names, implied) {
 			continue
 		}
-		def := addrs.ImpliedProviderForUnqualifiedType(implied)
+		def := addrs.ImpliedProviderIn(fl, implied)
 		for _, ln := range names {
 			if ln.typ != def {
 				continue

@@ -108,6 +108,7 @@ func expansionRange(mc *config.ModuleCall) *hcl.Range {
 // builds the module tree (texts and subjects are OpenTofu's; OpenTofu's
 // order comes from map iteration, tfdeps uses declaration and name order).
 func checkProviderConfigs(t *config.Tree, names []localName, noConfig *hcl.Range) hcl.Diagnostics {
+	fl := t.Module.Flavour()
 	mp := newModuleProviders(t, names)
 	diags := checkCallsPassDeclared(t, mp)
 	if len(t.Path) == 0 {
@@ -144,7 +145,7 @@ func checkProviderConfigs(t *config.Tree, names []localName, noConfig *hcl.Range
 			Severity: hcl.DiagError,
 			Summary:  "Missing required provider configuration",
 			Detail: fmt.Sprintf("The child module requires an additional configuration for provider %s, with the local name %q.\n\nRefer to the module's documentation to understand the intended purpose of this additional provider configuration, and then add an entry for %s in the \"providers\" meta-argument in the module block to choose which provider configuration the module should use for that purpose.",
-				mp.aliases[name].ForDisplay(), name, name),
+				mp.aliases[name].ForDisplayIn(fl), name, name),
 			Subject: t.Call.DeclRange.Ptr(),
 		})
 	}
@@ -158,6 +159,7 @@ func checkProviderConfigs(t *config.Tree, names []localName, noConfig *hcl.Range
 // calls pass: each must be declared in t, and in a child module it must be
 // configured in t or passed to t.
 func checkCallsPassDeclared(t *config.Tree, mp moduleProviders) hcl.Diagnostics {
+	fl := t.Module.Flavour()
 	var diags hcl.Diagnostics
 	for _, callName := range sortedKeys(t.Module.ModuleCalls) {
 		for _, passed := range t.Module.ModuleCalls[callName].Providers {
@@ -168,13 +170,13 @@ func checkCallsPassDeclared(t *config.Tree, mp moduleProviders) hcl.Diagnostics 
 			_, confOK := mp.configured[name]
 			_, localOK := mp.localNames[name]
 			_, passedOK := mp.passedIn[name]
-			def := addrs.NewDefaultProvider(name)
+			def := addrs.NewDefaultProviderIn(fl, name)
 			if !confOK && !localOK {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagWarning,
 					Summary:  "Reference to undefined provider",
 					Detail: fmt.Sprintf("There is no explicit declaration for local provider name %q in %s, so OpenTofu is assuming you mean to pass a configuration for provider %q.\n\nTo clarify your intent and silence this warning, add to %s a required_providers entry named %q with source = %q, or a different source address if appropriate.",
-						name, moduleText(t), def.ForDisplay(), parentText(t), name, def.ForDisplay()),
+						name, moduleText(t), def.ForDisplayIn(fl), parentText(t), name, def.ForDisplayIn(fl)),
 					Subject: passed.InParent.NameRange.Ptr(),
 				})
 				continue
@@ -184,7 +186,7 @@ func checkCallsPassDeclared(t *config.Tree, mp moduleProviders) hcl.Diagnostics 
 					Severity: hcl.DiagWarning,
 					Summary:  "Missing required provider configuration",
 					Detail: fmt.Sprintf("The configuration for %s expects to inherit a configuration for provider %s with local name %q, but %s doesn't pass a configuration under that name.\n\nTo satisfy this requirement, add an entry for %q to the \"providers\" argument in the module %q block.",
-						moduleText(t), def.ForDisplay(), name, parentText(t), name, t.Call.Name),
+						moduleText(t), def.ForDisplayIn(fl), name, parentText(t), name, t.Call.Name),
 					Subject: t.Call.DeclRange.Ptr(),
 				})
 			}
@@ -205,11 +207,12 @@ func parentText(t *config.Tree) string {
 // checkPassedIn checks one configuration passed to t under name: t must
 // declare it, and its provider must be the one the parent passes.
 func checkPassedIn(t *config.Tree, mp moduleProviders, name string) hcl.Diagnostics {
+	fl := t.Module.Flavour()
 	var diags hcl.Diagnostics
 	passed := mp.passedIn[name]
 	childTy := t.Module.ProviderForLocalName(passed.InChild.Name)
 	if _, ok := t.Module.RequiredProviders.RequiredProviders[passed.InChild.Name]; !ok {
-		childTy = addrs.NewDefaultProvider(passed.InChild.Name)
+		childTy = addrs.NewDefaultProviderIn(fl, passed.InChild.Name)
 	}
 	localTy, isLocal := mp.localNames[name]
 	if isLocal {
@@ -221,12 +224,12 @@ func checkPassedIn(t *config.Tree, mp moduleProviders, name string) hcl.Diagnost
 	}
 	_, isEmpty := mp.empty[name]
 	if !isLocal && !isAlias && !isEmpty {
-		if childTy.IsDefault() {
+		if childTy.IsDefaultIn(fl) {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
 				Summary:  "Reference to undefined provider",
 				Detail: fmt.Sprintf("There is no explicit declaration for local provider name %q in %s, so OpenTofu is assuming you mean to pass a configuration for %q.\n\nIf you also control the child module, add a required_providers entry named %q with the source address %q.",
-					name, moduleText(t), childTy.ForDisplay(), name, childTy.ForDisplay()),
+					name, moduleText(t), childTy.ForDisplayIn(fl), name, childTy.ForDisplayIn(fl)),
 				Subject: passed.InChild.NameRange.Ptr(),
 			})
 		} else {
@@ -234,7 +237,7 @@ func checkPassedIn(t *config.Tree, mp moduleProviders, name string) hcl.Diagnost
 				Severity: hcl.DiagError,
 				Summary:  "Reference to undefined provider",
 				Detail: fmt.Sprintf("The child module does not declare any provider requirement with the local name %q.\n\nIf you also control the child module, you can add a required_providers entry named %q with the source address %q to accept this provider configuration.",
-					name, name, childTy.ForDisplay()),
+					name, name, childTy.ForDisplayIn(fl)),
 				Subject: passed.InChild.NameRange.Ptr(),
 			})
 		}
@@ -254,13 +257,15 @@ func checkPassedIn(t *config.Tree, mp moduleProviders, name string) hcl.Diagnost
 // calling module: its required_providers entry, else the default provider
 // of that name.
 func parentProviderType(m *config.Module, name string) addrs.Provider {
+	fl := m.Flavour()
 	if rp, ok := m.RequiredProviders.RequiredProviders[name]; ok {
 		return rp.Type
 	}
-	return addrs.NewDefaultProvider(name)
+	return addrs.NewDefaultProviderIn(fl, name)
 }
 
 func typeMismatch(t *config.Tree, mp moduleProviders, passed config.PassedProviderConfig, childTy, parentTy addrs.Provider) *hcl.Diagnostic {
+	fl := t.Module.Flavour()
 	var other string
 	for _, ln := range sortedKeys(mp.localNames) {
 		if mp.localNames[ln] == parentTy {
@@ -273,7 +278,7 @@ func typeMismatch(t *config.Tree, mp moduleProviders, passed config.PassedProvid
 			Severity: hcl.DiagError,
 			Summary:  "Provider type mismatch",
 			Detail: fmt.Sprintf("The assigned configuration is for provider %q, but local name %q in %s represents %q.\n\nTo pass this configuration to the child module, use the local name %q instead.",
-				childTy.ForDisplay(), passed.InChild.Name, parentText(t), parentTy.ForDisplay(), other),
+				childTy.ForDisplayIn(fl), passed.InChild.Name, parentText(t), parentTy.ForDisplayIn(fl), other),
 			Subject: passed.InChild.NameRange.Ptr(),
 		}
 	}
@@ -281,9 +286,9 @@ func typeMismatch(t *config.Tree, mp moduleProviders, passed config.PassedProvid
 		Severity: hcl.DiagError,
 		Summary:  "Provider type mismatch",
 		Detail: fmt.Sprintf("The local name %q in %s represents provider %q, but %q in %s represents %q.\n\nEach provider has its own distinct configuration schema and provider types, so this module's %q can be assigned only a configuration for %s, which is not required by %s.",
-			passed.InParent.String(), parentText(t), parentTy.ForDisplay(),
-			passed.InChild.String(), moduleText(t), childTy.ForDisplay(),
-			passed.InChild.String(), childTy.ForDisplay(), moduleText(t)),
+			passed.InParent.String(), parentText(t), parentTy.ForDisplayIn(fl),
+			passed.InChild.String(), moduleText(t), childTy.ForDisplayIn(fl),
+			passed.InChild.String(), childTy.ForDisplayIn(fl), moduleText(t)),
 		Subject: passed.InParent.NameRange.Ptr(),
 	}
 }
@@ -292,6 +297,7 @@ func typeMismatch(t *config.Tree, mp moduleProviders, passed config.PassedProvid
 // blocks in a child module, suggesting the required_providers entry that
 // replaces them.
 func redundantEmptyProviders(t *config.Tree, mp moduleProviders) hcl.Diagnostics {
+	fl := t.Module.Flavour()
 	type suggestion struct {
 		source  addrs.Provider
 		ranges  []hcl.Range
@@ -303,7 +309,7 @@ func redundantEmptyProviders(t *config.Tree, mp moduleProviders) hcl.Diagnostics
 		local, _, aliased := strings.Cut(name, ".")
 		src, ok := mp.localNames[name]
 		if !ok {
-			src = addrs.NewDefaultProvider(local)
+			src = addrs.NewDefaultProviderIn(fl, local)
 		}
 		s := byName[local]
 		if s == nil {
@@ -321,7 +327,7 @@ func redundantEmptyProviders(t *config.Tree, mp moduleProviders) hcl.Diagnostics
 		s := byName[local]
 		var b strings.Builder
 		fmt.Fprintf(&b, "Earlier versions of OpenTofu used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider %q blocks and then adding or updating an entry like the following to the required_providers block of %s:\n", local, moduleText(t))
-		fmt.Fprintf(&b, "    %s = {\n      source = %q\n", local, s.source.ForDisplay())
+		fmt.Fprintf(&b, "    %s = {\n      source = %q\n", local, s.source.ForDisplayIn(fl))
 		if s.aliases > 0 {
 			sort.Strings(s.configs)
 			b.WriteString("      configuration_aliases = [\n")

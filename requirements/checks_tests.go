@@ -7,6 +7,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // testProviderTypes are the provider types OpenTofu gives the provider
@@ -16,25 +17,28 @@ import (
 type testProviderTypes struct {
 	blocks map[*config.ProviderConfig]addrs.Provider
 	refs   map[*config.ProviderConfigRef]addrs.Provider
+	// flavour gives the default host of implied providers.
+	flavour flavour.Flavour
 }
 
 // rootProviderTypes maps the root module's required_providers names and
 // provider block names to their providers.
 func rootProviderTypes(m *config.Module) map[string]addrs.Provider {
+	fl := m.Flavour()
 	out := map[string]addrs.Provider{}
 	for name, rp := range m.RequiredProviders.RequiredProviders {
 		out[name] = rp.Type
 	}
 	for _, pc := range m.ProviderConfigs {
 		if _, ok := out[pc.Name]; !ok {
-			out[pc.Name] = addrs.NewDefaultProvider(pc.Name)
+			out[pc.Name] = addrs.NewDefaultProviderIn(fl, pc.Name)
 		}
 	}
 	return out
 }
 
-func resolveTestProviderTypes(tf *config.TestFile, providers map[string]addrs.Provider) testProviderTypes {
-	types := testProviderTypes{blocks: map[*config.ProviderConfig]addrs.Provider{}, refs: map[*config.ProviderConfigRef]addrs.Provider{}}
+func resolveTestProviderTypes(tf *config.TestFile, providers map[string]addrs.Provider, fl flavour.Flavour) testProviderTypes {
+	types := testProviderTypes{blocks: map[*config.ProviderConfig]addrs.Provider{}, refs: map[*config.ProviderConfigRef]addrs.Provider{}, flavour: fl}
 	byName := map[string][]*config.ProviderConfig{}
 	for _, pc := range tf.Providers {
 		byName[pc.Name] = append(byName[pc.Name], pc)
@@ -65,7 +69,7 @@ func resolveTestProviderTypes(tf *config.TestFile, providers map[string]addrs.Pr
 		for _, p := range run.Providers {
 			child, ok := providers[p.InChild.Name]
 			if !ok {
-				child = addrs.NewDefaultProvider(p.InChild.Name)
+				child = addrs.NewDefaultProviderIn(fl, p.InChild.Name)
 			}
 			types.refs[p.InChild] = child
 			if prev, ok := matched[p.InParent.Name]; ok {
@@ -81,7 +85,7 @@ func resolveTestProviderTypes(tf *config.TestFile, providers map[string]addrs.Pr
 			continue
 		}
 		for _, pc := range blocks {
-			types.blocks[pc] = addrs.NewDefaultProvider(name)
+			types.blocks[pc] = addrs.NewDefaultProviderIn(fl, name)
 		}
 	}
 	return types
@@ -97,7 +101,7 @@ func checkTestProviders(root *config.Module) hcl.Diagnostics {
 	providers := rootProviderTypes(root)
 	for _, name := range root.TestFileNames() {
 		tf := root.Tests[name]
-		types := resolveTestProviderTypes(tf, providers)
+		types := resolveTestProviderTypes(tf, providers, root.Flavour())
 		blocks := map[string]*config.ProviderConfig{}
 		for _, pc := range tf.Providers {
 			blocks[pc.Key()] = pc
@@ -117,14 +121,15 @@ func checkTestProviders(root *config.Module) hcl.Diagnostics {
 }
 
 func checkRunProviders(file string, run *config.TestRun, types testProviderTypes) hcl.Diagnostics {
+	fl := types.flavour
 	var diags hcl.Diagnostics
 	for _, p := range run.Providers {
 		parent, child := types.refs[p.InParent], types.refs[p.InChild]
 		if parent.IsZero() {
-			parent = addrs.NewDefaultProvider(p.InParent.Name)
+			parent = addrs.NewDefaultProviderIn(fl, p.InParent.Name)
 		}
 		if child.IsZero() {
-			child = addrs.NewDefaultProvider(p.InChild.Name)
+			child = addrs.NewDefaultProviderIn(fl, p.InChild.Name)
 		}
 		if child == parent {
 			continue
@@ -144,12 +149,13 @@ func checkRunProviders(file string, run *config.TestRun, types testProviderTypes
 // module's requirements (by local name and configuration alias) and
 // provider blocks (by NAME or NAME.ALIAS).
 func checkTestBlocks(file string, root *config.Module, blocks map[string]*config.ProviderConfig, types testProviderTypes) hcl.Diagnostics {
+	fl := root.Flavour()
 	var diags hcl.Diagnostics
 	typeOf := func(pc *config.ProviderConfig) addrs.Provider {
 		if t := types.blocks[pc]; !t.IsZero() {
 			return t
 		}
-		return addrs.NewDefaultProvider(pc.Name)
+		return addrs.NewDefaultProviderIn(fl, pc.Name)
 	}
 	mismatch := func(pc *config.ProviderConfig, rootName string, rootTy addrs.Provider, tail string) *hcl.Diagnostic {
 		return &hcl.Diagnostic{
@@ -176,7 +182,7 @@ func checkTestBlocks(file string, root *config.Module, blocks map[string]*config
 		pc := root.ProviderConfigs[key]
 		rootTy := root.ProviderForLocalName(pc.Name)
 		if _, ok := root.RequiredProviders.RequiredProviders[pc.Name]; !ok {
-			rootTy = addrs.NewDefaultProvider(pc.Name)
+			rootTy = addrs.NewDefaultProviderIn(fl, pc.Name)
 		}
 		if tp, ok := blocks[pc.Key()]; ok && typeOf(tp) != rootTy {
 			diags = append(diags, mismatch(tp, pc.Key(), rootTy, " has"))

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // Version is the tfdeps release, set at build time with -ldflags.
@@ -56,8 +58,14 @@ func SystemEnv() Env {
 // Meta is what every command receives: the environment and global settings.
 type Meta struct {
 	Env
+	// Flavour is the emulated product (-compat, TFDEPS_COMPAT, or the
+	// header of an existing lock file; OpenTofu by default).
+	Flavour flavour.Flavour
 	// TofuVersion is the emulated OpenTofu version (-tofu-version or TFDEPS_TOFU_VERSION).
 	TofuVersion string
+	// TerraformVersion is the emulated Terraform version in the Terraform
+	// flavour (-terraform-version or TFDEPS_TERRAFORM_VERSION).
+	TerraformVersion string
 	// Platform is the target platform of this binary, OS_ARCH.
 	Platform string
 	// LaunchDir is the directory tfdeps was started in, before any -chdir
@@ -103,10 +111,14 @@ func Main(env Env) int {
 	if env.Getwd == nil {
 		env.Getwd = func() (string, error) { return "", nil }
 	}
-	m := &Meta{Env: env, TofuVersion: DefaultTofuVersion, Platform: runtime.GOOS + "_" + runtime.GOARCH}
+	m := &Meta{Env: env, Platform: runtime.GOOS + "_" + runtime.GOARCH}
 	m.LaunchDir, _ = env.Getwd()
+	choice := flavourChoice{tofuVer: DefaultTofuVersion, terraformVer: DefaultTerraformVersion}
 	if v := env.Getenv("TFDEPS_TOFU_VERSION"); v != "" {
-		m.TofuVersion = v
+		choice.tofuVer = v
+	}
+	if v := env.Getenv("TFDEPS_TERRAFORM_VERSION"); v != "" {
+		choice.terraformVer = v
 	}
 
 	fs := flag.NewFlagSet("tfdeps", flag.ContinueOnError)
@@ -115,7 +127,9 @@ func Main(env Env) int {
 	help := fs.Bool("help", false, "")
 	fs.BoolVar(help, "h", false, "")
 	showVersion := fs.Bool("version", false, "")
-	fs.StringVar(&m.TofuVersion, "tofu-version", m.TofuVersion, "")
+	fs.StringVar(&choice.tofuVer, "tofu-version", choice.tofuVer, "")
+	fs.StringVar(&choice.terraformVer, "terraform-version", choice.terraformVer, "")
+	fs.StringVar(&choice.compat, "compat", "", "")
 	if err := fs.Parse(env.Args); err != nil {
 		fmt.Fprintf(env.Stderr, "Error: %s\n\n", err)
 		printUsage(env.Stderr)
@@ -123,6 +137,10 @@ func Main(env Env) int {
 	}
 	args := fs.Args()
 	if *showVersion {
+		if msg := m.resolveFlavour(choice); msg != "" {
+			fmt.Fprintf(env.Stderr, "Error: %s\n\n", msg)
+			return 1
+		}
 		return runVersion(m, nil)
 	}
 	if len(args) == 0 || *help {
@@ -137,6 +155,11 @@ func Main(env Env) int {
 			fmt.Fprintf(env.Stderr, "Error handling -chdir option: %s\n", err)
 			return 1
 		}
+	}
+	if msg := m.resolveFlavour(choice); msg != "" {
+		fmt.Fprintf(env.Stderr, "Error: %s\n\n", msg)
+		printUsage(env.Stderr)
+		return 1
 	}
 	name, rest := resolveCommand(args)
 	cmd, ok := commands()[name]
@@ -212,6 +235,12 @@ func printUsage(w io.Writer) {
 	fmt.Fprintf(w, "  -version            An alias for the \"version\" subcommand.\n")
 	fmt.Fprintf(w, "  -tofu-version=VER   The OpenTofu version to emulate (default %s;\n", DefaultTofuVersion)
 	fmt.Fprintf(w, "                      also TFDEPS_TOFU_VERSION).\n")
+	fmt.Fprintf(w, "  -compat=FLAVOUR     Emulate \"opentofu\" (the default) or \"terraform\"\n")
+	fmt.Fprintf(w, "                      (also TFDEPS_COMPAT). Without either, a lock file\n")
+	fmt.Fprintf(w, "                      written by \"terraform init\" selects terraform.\n")
+	fmt.Fprintf(w, "  -terraform-version=VER  The Terraform version to emulate with\n")
+	fmt.Fprintf(w, "                      -compat=terraform (default %s;\n", DefaultTerraformVersion)
+	fmt.Fprintf(w, "                      also TFDEPS_TERRAFORM_VERSION).\n")
 }
 
 // newFlagSet makes a command's flag set; usage is that command's help text.
@@ -275,6 +304,6 @@ func (m *Meta) userAgent() string {
 }
 
 func runVersion(m *Meta, args []string) int {
-	fmt.Fprintf(m.Stdout, "tfdeps v%s\non %s\nemulating OpenTofu v%s\n", Version, m.Platform, m.TofuVersion)
+	fmt.Fprintf(m.Stdout, "tfdeps v%s\non %s\nemulating %s v%s\n", Version, m.Platform, m.Product(), m.Version())
 	return 0
 }

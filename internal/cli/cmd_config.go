@@ -54,7 +54,7 @@ func runConfig(m *Meta, args []string) int {
 		return 1
 	}
 
-	mod, diags := config.LoadDir(".", append([]config.Option{config.WithTofuVersion(m.TofuVersion)}, varOpts...)...)
+	mod, diags := config.LoadDir(".", m.configOptions(varOpts...)...)
 	doc := mod.Document()
 	printer := newDiagPrinter(m, doc.Files)
 	// Warnings go to stderr too: stdout must stay a loadable document.

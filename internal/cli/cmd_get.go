@@ -6,6 +6,7 @@ import (
 	"os/signal"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 const getUsage = `
@@ -48,6 +49,11 @@ func runGet(m *Meta, args []string) int {
 	root, diags := mi.loadRoot()
 	if diags.HasErrors() {
 		view.Diagnostics(diags)
+		return 1
+	}
+	if d := root.CheckTerraformCore(m.Version(), "", ""); m.Flavour == flavour.Terraform && d.HasErrors() {
+		// terraform get checks the root module's required_version first.
+		view.Diagnostics(d)
 		return 1
 	}
 	if !hasModuleCalls(root) {

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/installer"
 	"github.com/tfdeps/tfdeps/internal/sources"
 	"github.com/tfdeps/tfdeps/lockfile"
@@ -132,15 +133,26 @@ func (r *initRun) run(ctx context.Context) int {
 		r.view.Diagnostics(hcl.Diagnostics{d})
 		return 1
 	}
-	if workingDirIsEmpty() {
+	if workingDirIsEmpty(m.Flavour) {
 		r.view.Message("init_empty", initEmptyText, false)
 		return 0
 	}
 	varOpts, diags := r.opts.vars.configOptions(m)
 	if diags.HasErrors() {
-		r.view.Message("config_errors", initConfigErrorText, true)
-		r.view.Diagnostics(diags)
+		r.view.Diagnostics(r.withConfigErrorText(diags))
 		return 1
+	}
+	if d := m.terraformRootCoreDiags(varOpts...); d.HasErrors() {
+		r.view.Diagnostics(d)
+		return 1
+	}
+	if m.Flavour == flavour.Terraform {
+		// terraform init reads the lock file before the backend and
+		// shows its errors as they are.
+		if _, _, d := lockfile.ReadFile(lockFileName, m.lockReadOptions()); d.HasErrors() {
+			r.view.Diagnostics(d)
+			return 1
+		}
 	}
 	moduleWarnings, stop := r.initModules(ctx, newModuleRegistry(m, cfg), varOpts)
 	if stop {
@@ -153,12 +165,16 @@ func (r *initRun) run(ctx context.Context) int {
 	reqs, loadDiags := loadRequirements(m, r.opts.testsDir, statePath, varOpts...)
 	diags = withRootWarningsAgain(m, r.opts.testsDir, append(diags, loadDiags...))
 	diags = append(moduleWarnings, diags...)
+	if d := m.terraformCoreDiags(reqs.Tree); d.HasErrors() {
+		r.view.Diagnostics(d)
+		return 1
+	}
 	if r.installedModules && !diags.HasErrors() {
 		diags = append(diags, treeCheckWarnings(reqs)...)
 	}
 	if diags.HasErrors() {
 		if hasConfigErrors(diags) {
-			r.view.Message("config_errors", initConfigErrorText, true)
+			diags = r.withConfigErrorText(diags)
 		}
 		r.view.Diagnostics(diags)
 		return 1
@@ -167,18 +183,18 @@ func (r *initRun) run(ctx context.Context) int {
 	// installation and fails with one error (lockfile.md §3); lock file
 	// warnings are shown as they are.
 	// (tofu shows no source for the lock file's warnings.)
-	locks, _, lockDiags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
+	locks, _, lockDiags := lockfile.ReadFile(lockFileName, m.lockReadOptions())
 	if lockDiags.HasErrors() {
 		r.view.Diagnostics(append(diags, lockReadFailureDiag(lockDiags)))
 		return 1
 	}
 	want := installer.Requirements(reqs.Providers)
-	if d := devOverridesDiag(cfg.DevOverrides()); d != nil {
+	if d := devOverridesDiag(m.Flavour, cfg.DevOverrides()); d != nil {
 		diags = append(diags, d)
 	}
-	diags = append(diags, providerAddressDiags(want)...)
+	diags = append(diags, providerAddressDiags(m.Flavour, want)...)
 	diags = append(diags, lockDiags...)
-	diags = append(diags, locks.MigrateTerraformRegistry()...)
+	diags = append(diags, m.migrateLocks(locks)...)
 	if diags.HasErrors() {
 		r.view.Diagnostics(diags)
 		return 1
@@ -199,7 +215,7 @@ func (r *initRun) run(ctx context.Context) int {
 		r.view.Diagnostics(append(diags, errorDiag("Invalid target platform", err.Error())))
 		return 1
 	}
-	ev := &initEvents{view: r.view, reqs: want, tofuVersion: m.TofuVersion, suggest: &suggester{ctx: ctx, reqs: reqs, client: client}}
+	ev := &initEvents{view: r.view, reqs: want, tofuVersion: m.Version(), flavour: m.Flavour, suggest: &suggester{ctx: ctx, reqs: reqs, client: client, flavour: m.Flavour}}
 	return r.install(ctx, in, want, locks, diags, ev)
 }
 
@@ -224,9 +240,9 @@ func (r *initRun) install(ctx context.Context, in *installer.Installer, want ins
 		r.view.Diagnostics(diags)
 		return 1
 	}
-	upd := lockUpdate{old: locks, new: res.Locks, readOnly: r.opts.lockfile == "readonly"}
+	upd := lockUpdate{old: locks, new: res.Locks, readOnly: r.opts.lockfile == "readonly", flavour: r.m.Flavour}
 	if len(res.Incomplete) > 0 {
-		upd.incomplete = incompleteLockDiag(res.Incomplete, in.Platform.String())
+		upd.incomplete = incompleteLockDiag(r.m.Flavour, res.Incomplete, in.Platform.String())
 	}
 	lockDiags, failed := upd.apply(r.view)
 	diags = append(diags, lockDiags...)

@@ -62,12 +62,12 @@ func verifyLock(m *Meta, opts ...config.Option) (hcl.Diagnostics, *config.Tree, 
 		return diags, nil, false
 	}
 	res, diags := requirements.Load(".", requirements.Options{
-		Config: append([]config.Option{config.WithTofuVersion(m.TofuVersion)}, opts...),
+		Config: m.configOptions(opts...),
 	})
 	if res == nil || diags.HasErrors() {
 		return diags, resultTree(res), false
 	}
-	locks, _, lockDiags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
+	locks, _, lockDiags := lockfile.ReadFile(lockFileName, m.lockReadOptions())
 	if lockDiags.HasErrors() {
 		// As OpenTofu reports a broken lock file: one error.
 		return append(diags, lockReadFailureDiag(lockDiags)), res.Tree, false

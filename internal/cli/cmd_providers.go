@@ -12,6 +12,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/installer"
 	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/requirements"
@@ -80,7 +81,7 @@ func runProviders(m *Meta, args []string) int {
 		return printProvidersErrors(m, vars, varDiags, opts.json)
 	}
 	res, diags := requirements.Load(".", requirements.Options{
-		Config:    append([]config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(opts.testsDir)}, varOpts...),
+		Config:    m.configOptions(append([]config.Option{config.WithTestsDir(opts.testsDir)}, varOpts...)...),
 		StateFile: opts.statePath,
 	})
 	if !diags.HasErrors() {
@@ -179,7 +180,11 @@ func stateNotRead(kind string, rng hcl.Range) hcl.Diagnostics {
 // one, or the selected packages missing from .terraform/providers for
 // this platform (dev overrides excepted).
 func installedPluginDiags(m *Meta, devOverrides map[addrs.Provider]string) hcl.Diagnostics {
-	locks, _, diags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
+	locks, _, diags := lockfile.ReadFile(lockFileName, m.lockReadOptions())
+	if diags.HasErrors() && m.Flavour == flavour.Terraform {
+		// terraform providers shows the lock file's errors as they are.
+		return diags
+	}
 	if diags.HasErrors() {
 		return hcl.Diagnostics{lockReadFailureDiag(diags)}
 	}
@@ -372,7 +377,7 @@ func printProvidersJSON(m *Meta, res *requirements.Result, diags hcl.Diagnostics
 	enc := json.NewEncoder(m.Stdout)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(newProvidersJSON(res, diags)); err != nil {
+	if err := enc.Encode(newProvidersJSON(m.Flavour, res, diags)); err != nil {
 		fmt.Fprintf(m.Stderr, "Error: %s\n", err)
 		return 1
 	}
@@ -424,7 +429,7 @@ type providersDiagnostic struct {
 	Range string `json:"range,omitempty"`
 }
 
-func newProvidersJSON(res *requirements.Result, diags hcl.Diagnostics) providersJSON {
+func newProvidersJSON(fl flavour.Flavour, res *requirements.Result, diags hcl.Diagnostics) providersJSON {
 	doc := providersJSON{FormatVersion: "1.0", Providers: []providerJSON{}, Modules: []moduleJSON{}, Diagnostics: []providersDiagnostic{}}
 	inState := map[string]bool{}
 	for _, p := range res.State {
@@ -433,7 +438,7 @@ func newProvidersJSON(res *requirements.Result, diags hcl.Diagnostics) providers
 	for _, p := range res.Sorted() {
 		pj := providerJSON{
 			Address:            p.String(),
-			DisplayName:        p.ForDisplay(),
+			DisplayName:        p.ForDisplayIn(fl),
 			VersionConstraints: res.Providers[p].String(),
 			Explicit:           res.Explicit[p],
 			BuiltIn:            p.IsBuiltIn(),

@@ -172,7 +172,7 @@ func limitedRegistryClient(m *Meta, cfg *cliconfig.Config, n int) *registry.Clie
 	base := registry.Settings{
 		Transport:       providerlock.LimitHosts(registry.NewTransport(), n),
 		Getenv:          m.Getenv,
-		EmulatedVersion: m.TofuVersion,
+		EmulatedVersion: m.Version(),
 		UserAgent:       m.userAgent(),
 	}
 	return registry.New(sources.RegistrySettings(cfg, base))
@@ -223,10 +223,10 @@ func (r *lockRun) lockDir(ctx context.Context, dir string) int {
 	var locks *lockfile.Locks
 	if !diags.HasErrors() {
 		var lockDiags hcl.Diagnostics
-		locks, _, lockDiags = lockfile.ReadFile(lockPath, lockfile.ReadOptions{TofuVersion: r.m.TofuVersion})
+		locks, _, lockDiags = lockfile.ReadFile(lockPath, r.m.lockReadOptions())
 		diags = append(diags, lockDiags...)
 		if !lockDiags.HasErrors() {
-			diags = append(diags, locks.MigrateTerraformRegistry()...)
+			diags = append(diags, r.m.migrateLocks(locks)...)
 		}
 	}
 	if diags.HasErrors() {
@@ -242,16 +242,16 @@ func (r *lockRun) lockDir(ctx context.Context, dir string) int {
 	}
 	newLocks, lines, changed := providerlock.Merge(locks, reqs, result)
 	r.printObtained(lines)
-	diags = append(diags, lockfile.WriteFile(lockPath, newLocks, lockfile.OpenTofu)...)
+	diags = append(diags, lockfile.WriteFile(lockPath, newLocks, r.m.Flavour)...)
 	r.printDiags(diags, res)
 	if diags.HasErrors() {
 		return 1
 	}
 	if changed {
-		fmt.Fprintln(r.m.Stdout, colorize("\n[bold][green]Success![reset] [bold]OpenTofu has updated the lock file.[reset]", r.m.Color))
+		fmt.Fprintln(r.m.Stdout, colorize(r.m.words("\n[bold][green]Success![reset] [bold]OpenTofu has updated the lock file.[reset]"), r.m.Color))
 		fmt.Fprint(r.m.Stdout, "\nReview the changes in .terraform.lock.hcl and then commit to your\nversion control system to retain the new checksums.\n\n")
 	} else {
-		fmt.Fprintln(r.m.Stdout, colorize("\n[bold][green]Success![reset] [bold]OpenTofu has validated the lock file and found no need for changes.[reset]", r.m.Color))
+		fmt.Fprintln(r.m.Stdout, colorize(r.m.words("\n[bold][green]Success![reset] [bold]OpenTofu has validated the lock file and found no need for changes.[reset]"), r.m.Color))
 	}
 	return 0
 }
@@ -259,8 +259,9 @@ func (r *lockRun) lockDir(ctx context.Context, dir string) int {
 // requirements loads dir's configuration (no test files, no state) and
 // returns its lockable requirements, narrowed to the provider arguments.
 func (r *lockRun) requirements(dir string) (providerlock.Requirements, *requirements.Result, hcl.Diagnostics) {
+	fl := r.m.Flavour
 	diags := append(hcl.Diagnostics{}, r.diags...)
-	res, cfgDiags := requirements.Load(dir, requirements.Options{Config: append([]config.Option{config.WithTofuVersion(r.m.TofuVersion)}, r.opts.configOpts...)})
+	res, cfgDiags := requirements.Load(dir, requirements.Options{Config: r.m.configOptions(r.opts.configOpts...)})
 	diags = append(diags, cfgDiags...)
 	all := map[addrs.Provider]versions.Constraints{}
 	if res != nil {
@@ -278,6 +279,7 @@ func (r *lockRun) requirements(dir string) (providerlock.Requirements, *requirem
 			if d.HasErrors() {
 				continue
 			}
+			p, _ = addrs.ParseProviderSourceIn(r.m.Flavour, raw)
 			c, ok := all[p]
 			if !ok {
 				diags = append(diags, errorDiag("Invalid provider argument", fmt.Sprintf("The provider %s is not required by the current configuration.", p)))
@@ -287,7 +289,7 @@ func (r *lockRun) requirements(dir string) (providerlock.Requirements, *requirem
 		}
 	}
 	for p := range reqs {
-		if p.IsBuiltIn() || p.IsLegacy() {
+		if p.IsBuiltIn() || p.IsLegacyIn(fl) {
 			delete(reqs, p)
 		}
 	}
@@ -296,19 +298,20 @@ func (r *lockRun) requirements(dir string) (providerlock.Requirements, *requirem
 
 // events prints the two progress lines of providers lock.
 func (r *lockRun) events() *providerlock.Events {
+	fl := r.m.Flavour
 	out := r.m.Stdout
 	return &providerlock.Events{
 		Fetching: func(p addrs.Provider, v versions.Version, pl addrs.Platform) {
-			fmt.Fprintf(out, "- Fetching %s %s for %s...\n", p.ForDisplay(), v, pl)
+			fmt.Fprintf(out, "- Fetching %s %s for %s...\n", p.ForDisplayIn(fl), v, pl)
 		},
 		Warning: func(line string) { fmt.Fprintln(out, line) },
 		Retrieved: func(p addrs.Provider, v versions.Version, pl addrs.Platform, auth *registry.AuthResult) {
 			if auth.Signed() {
 				keyID := fmt.Sprintf(colorize(", key ID [reset][bold]%s[reset]", r.m.Color), strings.Join(auth.KeyIDs(), ", "))
-				fmt.Fprintf(out, "- Retrieved %s %s for %s (%s%s)\n", p.ForDisplay(), v, pl, auth.Summary(), keyID)
+				fmt.Fprintf(out, "- Retrieved %s %s for %s (%s%s)\n", p.ForDisplayIn(fl), v, pl, auth.Summary(), keyID)
 				return
 			}
-			fmt.Fprintf(out, "- Retrieved %s %s for %s (%s)\n", p.ForDisplay(), v, pl, auth.Summary())
+			fmt.Fprintf(out, "- Retrieved %s %s for %s (%s)\n", p.ForDisplayIn(fl), v, pl, auth.Summary())
 		},
 	}
 }
@@ -320,8 +323,9 @@ var obtainedTexts = map[providerlock.ObtainedKind]string{
 }
 
 func (r *lockRun) printObtained(lines []providerlock.Obtained) {
+	fl := r.m.Flavour
 	for _, l := range lines {
-		fmt.Fprintf(r.m.Stdout, "- Obtained %s checksums for %s; %s\n", l.Provider.ForDisplay(), l.Platform, obtainedTexts[l.Kind])
+		fmt.Fprintf(r.m.Stdout, "- Obtained %s checksums for %s; %s\n", l.Provider.ForDisplayIn(fl), l.Platform, obtainedTexts[l.Kind])
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/mirror"
 	"github.com/tfdeps/tfdeps/internal/providerlock"
 	"github.com/tfdeps/tfdeps/internal/registry"
@@ -65,18 +66,18 @@ func runProvidersMirror(m *Meta, args []string) int {
 	}
 	platforms, platformDiags := parsePlatformFlags(m, platformFlags)
 	diags = append(diags, platformDiags...)
-	res, cfgDiags := requirements.Load(".", requirements.Options{Config: append([]config.Option{config.WithTofuVersion(m.TofuVersion)}, varOpts...)})
+	res, cfgDiags := requirements.Load(".", requirements.Options{Config: m.configOptions(varOpts...)})
 	diags = append(diags, cfgDiags...)
-	locks, _, lockDiags := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{TofuVersion: m.TofuVersion})
+	locks, _, lockDiags := lockfile.ReadFile(lockFileName, m.lockReadOptions())
 	diags = append(diags, lockDiags...)
 	if !lockDiags.HasErrors() {
-		diags = append(diags, locks.MigrateTerraformRegistry()...)
+		diags = append(diags, m.migrateLocks(locks)...)
 	}
 	if diags.HasErrors() {
 		printMirrorDiags(m, diags, res)
 		return 1
 	}
-	reqs := lockableRequirements(res)
+	reqs := lockableRequirements(m.Flavour, res)
 	diags = append(diags, mirrorConsistency(reqs, locks)...)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -103,13 +104,13 @@ func runProvidersMirror(m *Meta, args []string) int {
 
 // lockableRequirements are the configuration's requirements without
 // legacy providers (built-in ones are skipped with a message).
-func lockableRequirements(res *requirements.Result) map[addrs.Provider]versions.Constraints {
+func lockableRequirements(fl flavour.Flavour, res *requirements.Result) map[addrs.Provider]versions.Constraints {
 	out := map[addrs.Provider]versions.Constraints{}
 	if res == nil {
 		return out
 	}
 	for p, c := range res.Providers {
-		if !p.IsLegacy() {
+		if !p.IsLegacyIn(fl) {
 			out[p] = c
 		}
 	}
@@ -131,12 +132,13 @@ func mirrorConsistency(reqs map[addrs.Provider]versions.Constraints, locks *lock
 }
 
 func mirrorEvents(m *Meta) *mirror.Events {
+	fl := m.Flavour
 	out := m.Stdout
 	return &mirror.Events{
 		Skipping: func(p addrs.Provider) {
-			fmt.Fprintf(out, "- Skipping %s because it is built in to OpenTofu CLI\n", p.ForDisplay())
+			fmt.Fprintf(out, "- Skipping %s because it is built in to %s CLI\n", p.ForDisplayIn(fl), fl.Product())
 		},
-		Mirroring: func(p addrs.Provider) { fmt.Fprintf(out, "- Mirroring %s...\n", p.ForDisplay()) },
+		Mirroring: func(p addrs.Provider) { fmt.Fprintf(out, "- Mirroring %s...\n", p.ForDisplayIn(fl)) },
 		Selected: func(p addrs.Provider, v versions.Version, locked bool, c versions.Constraints) {
 			switch {
 			case locked:

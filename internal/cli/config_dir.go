@@ -12,7 +12,7 @@ import (
 // providers reports it: init says it initialised an empty directory,
 // providers lock and providers mirror go on with no requirements.
 func noConfigurationFiles(m *Meta) hcl.Diagnostics {
-	if !workingDirIsEmpty() {
+	if !workingDirIsEmpty(m.Flavour) {
 		return nil
 	}
 	return hcl.Diagnostics{errorDiag("No configuration files", fmt.Sprintf("The directory %s contains no OpenTofu configuration files.", absWorkingDir(m)))}

@@ -13,6 +13,7 @@ import (
 	"github.com/mitchellh/go-wordwrap"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/nesting"
 	"github.com/tfdeps/tfdeps/requirements"
 )
@@ -32,14 +33,25 @@ type diagPrinter struct {
 	// extraNewline adds one newline after each diagnostic (init, providers,
 	// providers lock/mirror).
 	extraNewline bool
+	// words rewords texts for the flavour.
+	words func(hcl.Diagnostics) hcl.Diagnostics
+	// terraform selects Terraform's coloured frame: the rule's colour
+	// code twice, and a reset line after each diagnostic.
+	terraform bool
+	// bare leaves out the empty line after a coloured diagnostic
+	// (terraform init).
+	bare bool
 }
 
 func newDiagPrinter(m *Meta, files map[string]*hcl.File) *diagPrinter {
-	return &diagPrinter{stdout: m.Stdout, stderr: m.Stderr, files: files, width: terminalWidth(m.Stderr), color: m.Color}
+	return &diagPrinter{stdout: m.Stdout, stderr: m.Stderr, files: files, width: terminalWidth(m.Stderr), color: m.Color, words: m.wordDiagnostics, terraform: m.Flavour == flavour.Terraform}
 }
 
 // Print sorts, consolidates and writes diags.
 func (p *diagPrinter) Print(diags hcl.Diagnostics) {
+	if p.words != nil {
+		diags = p.words(diags)
+	}
 	for _, d := range consolidateWarnings(sortDiagnostics(diags)) {
 		w := p.stdout
 		if d.Severity == hcl.DiagError {
@@ -56,6 +68,16 @@ func (p *diagPrinter) Print(diags hcl.Diagnostics) {
 
 func (p *diagPrinter) render(d *hcl.Diagnostic) string {
 	j := newJSONDiagnostic(d, p.files)
+	if p.color && p.terraform {
+		colour := "\x1b[33m"
+		if d.Severity == hcl.DiagError {
+			colour = "\x1b[31m"
+		}
+		return colour + renderColorDiagnostic(j, p.width) + "\x1b[0m\x1b[0m\n"
+	}
+	if p.color && p.bare {
+		return renderColorDiagnostic(j, p.width)
+	}
 	if p.color {
 		return renderColorDiagnostic(j, p.width) + "\n"
 	}

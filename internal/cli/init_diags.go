@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/installer"
 	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/internal/sources"
@@ -33,7 +34,7 @@ func isCanceled(err error) bool {
 
 // queryFailureDiags returns the diagnostics of a failed version selection
 // (I5, I6, I7, I8, I9). suggest builds I6's suggestion text.
-func queryFailureDiags(p addrs.Provider, err error, suggest func(addrs.Provider) string) hcl.Diagnostics {
+func queryFailureDiags(fl flavour.Flavour, p addrs.Provider, err error, suggest func(addrs.Provider) string) hcl.Diagnostics {
 	const query = "Failed to query available provider packages"
 	var (
 		notFound *sources.NotFoundError
@@ -47,14 +48,18 @@ func queryFailureDiags(p addrs.Provider, err error, suggest func(addrs.Provider)
 			lines = append(lines, "  - "+s)
 		}
 		return hcl.Diagnostics{errorDiag(query, fmt.Sprintf("Could not retrieve the list of available versions for provider %s: %s\n\n%s",
-			p.ForDisplay(), err, strings.Join(lines, "\n")))}
+			p.ForDisplayIn(fl), err, strings.Join(lines, "\n")))}
 	case errors.As(err, &unknown):
 		return hcl.Diagnostics{errorDiag(query, fmt.Sprintf("Could not retrieve the list of available versions for provider %s: %s%s",
-			p.ForDisplay(), err, suggest(p)))}
+			p.ForDisplayIn(fl), err, suggest(p)))}
 	case errors.As(err, &noReg):
 		return hcl.Diagnostics{errorDiag("Invalid provider registry host", noRegistryDetail(p, noReg))}
 	}
-	return hcl.Diagnostics{errorDiag("Failed to resolve provider packages", fmt.Sprintf("Could not resolve provider %s: %s", p.ForDisplay(), err))}
+	if fl == flavour.Terraform {
+		return hcl.Diagnostics{errorDiag(query, fmt.Sprintf("Could not retrieve the list of available versions for provider %s: %s\n\nTo see which modules are currently depending on %s and what versions are specified, run the following command:\n    terraform providers",
+			p.ForDisplayIn(fl), err, p.ForDisplayIn(fl)))}
+	}
+	return hcl.Diagnostics{errorDiag("Failed to resolve provider packages", fmt.Sprintf("Could not resolve provider %s: %s", p.ForDisplayIn(fl), err))}
 }
 
 func noRegistryDetail(p addrs.Provider, e *registry.NoProviderRegistryError) string {
@@ -69,7 +74,7 @@ func noRegistryDetail(p addrs.Provider, e *registry.NoProviderRegistryError) str
 
 // fetchFailureDiag returns the diagnostic of a failed install (I10–I13,
 // I16).
-func fetchFailureDiag(p addrs.Provider, v versions.Version, err error, reqs installer.Requirements, tofuVersion string) *hcl.Diagnostic {
+func fetchFailureDiag(fl flavour.Flavour, p addrs.Provider, v versions.Version, err error, reqs installer.Requirements, tofuVersion string) *hcl.Diagnostic {
 	const incompatible = "Incompatible provider version"
 	var (
 		proto    *registry.ProtocolUnsupportedError
@@ -77,7 +82,7 @@ func fetchFailureDiag(p addrs.Provider, v versions.Version, err error, reqs inst
 	)
 	switch {
 	case errors.As(err, &proto):
-		return errorDiag(incompatible, protocolDetail(p, v, proto.Suggestion, reqs[p], tofuVersion))
+		return errorDiag(incompatible, protocolDetail(fl, p, v, proto.Suggestion, reqs[p], tofuVersion))
 	case errors.As(err, &platform):
 		return errorDiag(incompatible, platformDetail(p, v, platform))
 	}
@@ -85,10 +90,10 @@ func fetchFailureDiag(p addrs.Provider, v versions.Version, err error, reqs inst
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return errorDiag("Failed to install provider", fmt.Sprintf("Error while installing %s v%s: %s", p.ForDisplay(), v, err))
+	return errorDiag("Failed to install provider", fmt.Sprintf("Error while installing %s v%s: %s", p.ForDisplayIn(fl), v, err))
 }
 
-func protocolDetail(p addrs.Provider, v, suggestion versions.Version, c versions.Constraints, tofuVersion string) string {
+func protocolDetail(fl flavour.Flavour, p addrs.Provider, v, suggestion versions.Version, c versions.Constraints, tofuVersion string) string {
 	if suggestion.IsZero() {
 		return fmt.Sprintf("No compatible versions of provider %s were found.", p.String())
 	}
@@ -98,13 +103,13 @@ func protocolDetail(p addrs.Provider, v, suggestion versions.Version, c versions
 			"OpenTofu checked all of the plugin versions matching the given constraint:\n\t%s\n\n"+
 			"Consult the documentation for this provider for more information on compatibility between provider and OpenTofu versions.\n"+
 			"Alternatively, upgrade to the latest version of OpenTofu for compatibility with newer provider releases.\n",
-			p.ForDisplay(), v, tofuVersion, suggestion, suggestion.String(), c)
+			p.ForDisplayIn(fl), v, tofuVersion, suggestion, suggestion.String(), c)
 	}
 	return fmt.Sprintf("Provider %q v%s is not compatible with OpenTofu %s.\n"+
 		"Provider version %s is the latest compatible version. Select it with the following version constraint:\n\tversion = %q\n\n"+
 		"OpenTofu checked all of the plugin versions matching the given constraint:\n\t%s\n\n"+
 		"Consult the documentation for this provider for more information on compatibility between provider and OpenTofu versions.\n",
-		p.ForDisplay(), v, tofuVersion, suggestion, suggestion.String(), c)
+		p.ForDisplayIn(fl), v, tofuVersion, suggestion, suggestion.String(), c)
 }
 
 func platformDetail(p addrs.Provider, v versions.Version, e *registry.PlatformUnsupportedError) string {
@@ -121,18 +126,18 @@ func platformDetail(p addrs.Provider, v versions.Version, e *registry.PlatformUn
 }
 
 // cacheLinkDiag is I15.
-func cacheLinkDiag(p addrs.Provider, v versions.Version, err error) *hcl.Diagnostic {
+func cacheLinkDiag(fl flavour.Flavour, p addrs.Provider, v versions.Version, err error) *hcl.Diagnostic {
 	var pe *installer.ProviderError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
 	return errorDiag("Failed to install provider from shared cache",
-		fmt.Sprintf("Error while importing %s v%s from the shared cache directory: %s.", p.ForDisplay(), v, err))
+		fmt.Sprintf("Error while importing %s v%s from the shared cache directory: %s.", p.ForDisplayIn(fl), v, err))
 }
 
 // builtInDiag is I4.
-func builtInDiag(p addrs.Provider, err error) *hcl.Diagnostic {
-	return errorDiag("Invalid dependency on built-in provider", fmt.Sprintf("Cannot use %s: %s.", p.ForDisplay(), err))
+func builtInDiag(fl flavour.Flavour, p addrs.Provider, err error) *hcl.Diagnostic {
+	return errorDiag("Invalid dependency on built-in provider", fmt.Sprintf("Cannot use %s: %s.", p.ForDisplayIn(fl), err))
 }
 
 // registryWarningsDiag is I14.
@@ -148,10 +153,10 @@ func registryWarningsDiag(p addrs.Provider, warnings []string) *hcl.Diagnostic {
 // incompleteLockDiag is I17. The providers are listed by ForDisplay()
 // name sorted as strings, as OpenTofu does (init.md §9), which is not
 // address order: "café.fr/a/b" precedes "example.com/a/b".
-func incompleteLockDiag(ps []addrs.Provider, platform string) *hcl.Diagnostic {
+func incompleteLockDiag(fl flavour.Flavour, ps []addrs.Provider, platform string) *hcl.Diagnostic {
 	names := make([]string, len(ps))
 	for i, p := range ps {
-		names[i] = p.ForDisplay()
+		names[i] = p.ForDisplayIn(fl)
 	}
 	sort.Strings(names)
 	return warningDiag("Incomplete lock file information for providers", fmt.Sprintf(

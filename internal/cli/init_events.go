@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/installer"
 	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/versions"
@@ -26,7 +27,9 @@ type initEvents struct {
 	view        initView
 	reqs        installer.Requirements
 	tofuVersion string
-	suggest     *suggester
+	// flavour words addresses for display.
+	flavour flavour.Flavour
+	suggest *suggester
 
 	mu    sync.Mutex
 	diags hcl.Diagnostics
@@ -51,7 +54,7 @@ func (e *initEvents) line(kind string, p addrs.Provider, v versions.Version, for
 	if v != (versions.Version{}) {
 		version = v.String()
 	}
-	e.view.Event(kind, p.ForDisplay(), version, fmt.Sprintf(format, args...))
+	e.view.Event(kind, p.ForDisplayIn(e.flavour), version, fmt.Sprintf(format, args...))
 }
 
 func (e *initEvents) events() *installer.Events {
@@ -61,52 +64,52 @@ func (e *initEvents) events() *installer.Events {
 			e.view.Event("init_providers", "", "", initProvidersText)
 		},
 		BuiltInAvailable: func(p addrs.Provider) {
-			e.line("builtin", p, none, "- %s is built in to OpenTofu", p.ForDisplay())
+			e.line("builtin", p, none, "- %s is built in to OpenTofu", p.ForDisplayIn(e.flavour))
 		},
-		BuiltInFailure: func(p addrs.Provider, err error) { e.addDiag(builtInDiag(p, err)) },
+		BuiltInFailure: func(p addrs.Provider, err error) { e.addDiag(builtInDiag(e.flavour, p, err)) },
 		ReusingPreviousVersion: func(p addrs.Provider) {
-			e.line("reusing_version", p, none, "- Reusing previous version of %s from the dependency lock file", p.ForDisplay())
+			e.line("reusing_version", p, none, "- Reusing previous version of %s from the dependency lock file", p.ForDisplayIn(e.flavour))
 		},
 		FindingVersions: func(p addrs.Provider, c versions.Constraints) {
 			if len(c) == 0 {
-				e.line("finding_version", p, none, "- Finding latest version of %s...", p.ForDisplay())
+				e.line("finding_version", p, none, "- Finding latest version of %s...", p.ForDisplayIn(e.flavour))
 				return
 			}
-			e.line("finding_version", p, none, "- Finding %s versions matching %q...", p.ForDisplay(), c.String())
+			e.line("finding_version", p, none, "- Finding %s versions matching %q...", p.ForDisplayIn(e.flavour), c.String())
 		},
 		QueryWarnings: func(p addrs.Provider, w []string) { e.addDiag(registryWarningsDiag(p, w)) },
 		QueryFailure:  e.queryFailure,
 		UsingPreviouslyInstalled: func(p addrs.Provider, v versions.Version) {
-			e.line("using_installed", p, v, "- Using previously-installed %s v%s", p.ForDisplay(), v)
+			e.line("using_installed", p, v, "- Using previously-installed %s v%s", p.ForDisplayIn(e.flavour), v)
 		},
 		DetectedInCache: func(p addrs.Provider, v versions.Version) {
-			e.line("detected_in_cache", p, v, "- Detected previously-installed %s v%s in the shared cache directory", p.ForDisplay(), v)
+			e.line("detected_in_cache", p, v, "- Detected previously-installed %s v%s in the shared cache directory", p.ForDisplayIn(e.flavour), v)
 		},
 		Installing: func(p addrs.Provider, v versions.Version, toCache bool) {
 			if toCache {
-				e.line("installing", p, v, "- Installing %s v%s to the shared cache directory...", p.ForDisplay(), v)
+				e.line("installing", p, v, "- Installing %s v%s to the shared cache directory...", p.ForDisplayIn(e.flavour), v)
 				return
 			}
-			e.line("installing", p, v, "- Installing %s v%s...", p.ForDisplay(), v)
+			e.line("installing", p, v, "- Installing %s v%s...", p.ForDisplayIn(e.flavour), v)
 		},
 		WaitingForCacheLock: func(dir string) {
 			e.view.Event("waiting_for_lock", "", "", "- Waiting for lock on cache directory "+dir)
 		},
 		DownloadProgress: func(p addrs.Provider, v versions.Version, done, total int64) {
-			e.view.Progress(p.ForDisplay(), v.String(), done, total)
+			e.view.Progress(p.ForDisplayIn(e.flavour), v.String(), done, total)
 		},
 		Installed: e.installed,
 		LinkedFromCache: func(p addrs.Provider, v versions.Version) {
-			e.line("linked_from_cache", p, v, "- Using %s v%s from the shared cache directory", p.ForDisplay(), v)
+			e.line("linked_from_cache", p, v, "- Using %s v%s from the shared cache directory", p.ForDisplayIn(e.flavour), v)
 		},
 		FetchFailure: func(p addrs.Provider, v versions.Version, err error) {
 			if !isCanceled(err) {
-				e.addDiag(fetchFailureDiag(p, v, err, e.reqs, e.tofuVersion))
+				e.addDiag(fetchFailureDiag(e.flavour, p, v, err, e.reqs, e.tofuVersion))
 			}
 		},
 		CacheLinkFailure: func(p addrs.Provider, v versions.Version, err error) {
 			if !isCanceled(err) {
-				e.addDiag(cacheLinkDiag(p, v, err))
+				e.addDiag(cacheLinkDiag(e.flavour, p, v, err))
 			}
 		},
 		ProvidersSigned: e.signingNoticeEvent,
@@ -117,12 +120,13 @@ func (e *initEvents) queryFailure(p addrs.Provider, err error) {
 	if isCanceled(err) {
 		return
 	}
-	// OpenTofu adds the inferred-provider warning before the error.
+	// OpenTofu adds the inferred-provider warning before the error;
+	// Terraform has no such warning.
 	var unknown *registry.ProviderUnknownError
-	if errors.As(err, &unknown) {
+	if errors.As(err, &unknown) && e.flavour != flavour.Terraform {
 		e.addDiag(e.suggest.inferredDiag(p))
 	}
-	for _, d := range queryFailureDiags(p, err, e.suggest.suggestion) {
+	for _, d := range queryFailureDiags(e.flavour, p, err, e.suggest.suggestion) {
 		e.addDiag(d)
 	}
 }
@@ -134,12 +138,12 @@ func (e *initEvents) installed(p addrs.Provider, v versions.Version, auth *insta
 	}
 	if auth != nil {
 		for _, w := range auth.Warnings {
-			e.view.Event("warning", p.ForDisplay(), v.String(), w)
+			e.view.Event("warning", p.ForDisplayIn(e.flavour), v.String(), w)
 		}
 	}
 	switch {
 	case auth.SigningSkipped():
-		e.line("installed_unsigned", p, v, "- Installed %s v%s. Signature validation was skipped due to the registry not containing GPG keys for this provider", p.ForDisplay(), v)
+		e.line("installed_unsigned", p, v, "- Installed %s v%s. Signature validation was skipped due to the registry not containing GPG keys for this provider", p.ForDisplayIn(e.flavour), v)
 	case auth.Signed():
 		// OpenTofu makes the key ID bold, resetting before and after.
 		color := false
@@ -147,8 +151,8 @@ func (e *initEvents) installed(p addrs.Provider, v versions.Version, auth *insta
 			color = c.colored()
 		}
 		keyID := fmt.Sprintf(colorize(", key ID [reset][bold]%s[reset]", color), strings.Join(auth.KeyIDs(), ", "))
-		e.line("installed", p, v, "- Installed %s v%s (signed%s)", p.ForDisplay(), v, keyID)
+		e.line("installed", p, v, "- Installed %s v%s (signed%s)", p.ForDisplayIn(e.flavour), v, keyID)
 	default:
-		e.line("installed", p, v, "- Installed %s v%s (%s)", p.ForDisplay(), v, auth.Summary())
+		e.line("installed", p, v, "- Installed %s v%s (%s)", p.ForDisplayIn(e.flavour), v, auth.Summary())
 	}
 }

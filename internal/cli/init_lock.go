@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/lockfile"
 )
 
@@ -10,6 +11,8 @@ import (
 type lockUpdate struct {
 	old, new *lockfile.Locks
 	readOnly bool
+	// flavour is the product whose header the written file gets.
+	flavour flavour.Flavour
 	// incomplete is the incomplete-lock warning (nil when not applicable).
 	incomplete *hcl.Diagnostic
 }
@@ -38,7 +41,7 @@ func (u lockUpdate) apply(view initView) (hcl.Diagnostics, bool) {
 	} else {
 		view.Message("lock_changed", lockChangedText, false)
 	}
-	writeDiags := lockfile.WriteFile(lockFileName, u.new, lockfile.OpenTofu)
+	writeDiags := lockfile.WriteFile(lockFileName, u.new, u.flavour)
 	diags = append(diags, writeDiags...)
 	return diags, writeDiags.HasErrors()
 }

@@ -102,7 +102,7 @@ func (mi *moduleInstall) loadRoot() (*config.Module, hcl.Diagnostics) {
 	if _, err := manifest.Read(filepath.Join(modulesDir(mi.m), manifest.FileName)); err != nil {
 		return nil, hcl.Diagnostics{errorDiag("failed to read module manifest: "+err.Error(), "")}
 	}
-	return config.LoadDir(".", append([]config.Option{config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir(mi.testsDir)}, mi.vars...)...)
+	return config.LoadDir(".", mi.m.configOptions(append([]config.Option{config.WithTestsDir(mi.testsDir)}, mi.vars...)...)...)
 }
 
 // install runs the installer on root and returns its diagnostics.
@@ -149,8 +149,7 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 	mi := &moduleInstall{m: r.m, testsDir: r.opts.testsDir, upgrade: r.opts.upgrade, registry: registry, view: r.view, vars: vars}
 	root, diags := mi.loadRoot()
 	if diags.HasErrors() {
-		r.view.Message("config_errors", initConfigErrorText, true)
-		r.view.Diagnostics(diags)
+		r.view.Diagnostics(r.withConfigErrorText(diags))
 		return nil, true
 	}
 	// The root module loaded: tofu initialises the backend before modules.
@@ -162,8 +161,7 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 		}
 		_, check := config.BuildTree(root, config.NewManifestWalker(m, ".", mi.loadOptions()...))
 		if check.HasErrors() {
-			r.view.Message("config_errors", initConfigErrorText, true)
-			r.view.Diagnostics(check)
+			r.view.Diagnostics(r.withConfigErrorText(check))
 			return nil, true
 		}
 		return nil, false
@@ -188,7 +186,7 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 }
 
 func (mi *moduleInstall) loadOptions() []config.Option {
-	return append([]config.Option{config.WithTofuVersion(mi.m.TofuVersion), config.WithTestsDir("")}, mi.vars...)
+	return mi.m.configOptions(append([]config.Option{config.WithTestsDir("")}, mi.vars...)...)
 }
 
 // newModuleRegistry adapts the registry client to the module installer.

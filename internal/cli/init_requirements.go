@@ -10,6 +10,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/installer"
 	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/requirements"
@@ -21,7 +22,7 @@ import (
 // after the preamble).
 func loadRequirements(m *Meta, testsDir, statePath string, extra ...config.Option) (*requirements.Result, hcl.Diagnostics) {
 	res, diags := requirements.Load(".", requirements.Options{
-		Config:    append([]config.Option{config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(testsDir), config.WithFileSystem(newManifestFS(m))}, extra...),
+		Config:    m.configOptions(append([]config.Option{config.WithTestsDir(testsDir), config.WithFileSystem(newManifestFS(m))}, extra...)...),
 		StateFile: statePath,
 	})
 	return res, withoutOwnWarnings(diags)
@@ -30,17 +31,17 @@ func loadRequirements(m *Meta, testsDir, statePath string, extra ...config.Optio
 // providerAddressDiags checks the required providers (init.md §2.3):
 // legacy addresses (I1) and several hashicorp/opentofu providers of one
 // type (I2).
-func providerAddressDiags(reqs installer.Requirements) hcl.Diagnostics {
+func providerAddressDiags(fl flavour.Flavour, reqs installer.Requirements) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	byType := map[string][]string{}
 	for _, p := range sortedRequirementAddrs(reqs) {
-		if p.IsLegacy() {
+		if p.IsLegacyIn(fl) {
 			diags = append(diags, errorDiag("Invalid legacy provider address", fmt.Sprintf(
 				"This configuration or its associated state refers to the unqualified provider %q.\n\nYou must complete the Terraform 0.13 upgrade process before upgrading to later versions.", p.Type)))
 			continue
 		}
 		if p.Namespace == "hashicorp" || p.Namespace == "opentofu" {
-			byType[p.Type] = append(byType[p.Type], p.ForDisplay())
+			byType[p.Type] = append(byType[p.Type], p.ForDisplayIn(fl))
 		}
 	}
 	types := make([]string, 0, len(byType))
@@ -59,7 +60,7 @@ func providerAddressDiags(reqs installer.Requirements) hcl.Diagnostics {
 }
 
 // devOverridesDiag is I3, or nil without overrides.
-func devOverridesDiag(overrides map[addrs.Provider]string) *hcl.Diagnostic {
+func devOverridesDiag(fl flavour.Flavour, overrides map[addrs.Provider]string) *hcl.Diagnostic {
 	if len(overrides) == 0 {
 		return nil
 	}
@@ -71,7 +72,7 @@ func devOverridesDiag(overrides map[addrs.Provider]string) *hcl.Diagnostic {
 	var b strings.Builder
 	b.WriteString("The following provider development overrides are set in the CLI configuration:\n")
 	for _, p := range ps {
-		fmt.Fprintf(&b, " - %s in %s\n", p.ForDisplay(), overrides[p])
+		fmt.Fprintf(&b, " - %s in %s\n", p.ForDisplayIn(fl), overrides[p])
 	}
 	b.WriteString("\nSkip tofu init when using provider development overrides. It is not necessary and may error unexpectedly.")
 	return warningDiag("Provider development overrides are in effect", b.String())
@@ -83,16 +84,19 @@ type suggester struct {
 	ctx    context.Context
 	reqs   *requirements.Result
 	client *registry.Client
+	// flavour gives the default registry host.
+	flavour flavour.Flavour
 }
 
 func (s *suggester) suggestion(p addrs.Provider) string {
-	text := fmt.Sprintf("\n\nAll modules should specify their required_providers so that external consumers will get the correct providers when using a module. To see which modules are currently depending on %s, run the following command:\n    tofu providers", p.ForDisplay())
-	if p.IsDefault() {
+	fl := s.flavour
+	text := fmt.Sprintf("\n\nAll modules should specify their required_providers so that external consumers will get the correct providers when using a module. To see which modules are currently depending on %s, run the following command:\n    tofu providers", p.ForDisplayIn(fl))
+	if p.IsDefaultIn(fl) {
 		if alt := s.alternative(p); !alt.IsZero() {
-			text = fmt.Sprintf("\n\nDid you intend to use %s? If so, you must specify that source address in each module which requires that provider. To see which modules are currently depending on %s, run the following command:\n    tofu providers", alt.ForDisplay(), p.ForDisplay())
+			text = fmt.Sprintf("\n\nDid you intend to use %s? If so, you must specify that source address in each module which requires that provider. To see which modules are currently depending on %s, run the following command:\n    tofu providers", alt.ForDisplayIn(fl), p.ForDisplayIn(fl))
 		}
 	}
-	if p.Hostname == addrs.DefaultProviderRegistryHost {
+	if p.Hostname == flavour.OpenTofuRegistryHost {
 		text += "\n\nIf you believe this provider is missing from the registry, please submit a issue on the OpenTofu Registry https://github.com/opentofu/registry/issues/new/choose"
 	}
 	return text
@@ -119,6 +123,7 @@ func (s *suggester) alternative(p addrs.Provider) addrs.Provider {
 // inferredDiag is I7 for p, or nil when p was required explicitly or its
 // first implying resource names its provider.
 func (s *suggester) inferredDiag(p addrs.Provider) *hcl.Diagnostic {
+	fl := s.flavour
 	if s.reqs == nil || s.reqs.Explicit[p] || len(s.reqs.Implicit[p]) == 0 {
 		return nil
 	}
@@ -139,7 +144,7 @@ func (s *suggester) inferredDiag(p addrs.Provider) *hcl.Diagnostic {
 			"- Add a declaration for local name \"%s\" to this module's required_providers block, specifying the full source address for the provider you intended to use.\n"+
 			"- Verify that \"%s\" is the correct resource type name to use. Did you omit a prefix which would imply the correct provider?\n"+
 			"- Use a \"provider\" argument within this resource block to override OpenTofu's automatic selection of the local name \"%s\".\n",
-		ref.Address, p.Type, p.ForDisplay(), p.Type, resType, p.Type))
+		ref.Address, p.Type, p.ForDisplayIn(fl), p.Type, resType, p.Type))
 	d.Subject = ref.Range.Ptr()
 	return d
 }

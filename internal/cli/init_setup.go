@@ -11,6 +11,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/cliconfig"
 	"github.com/tfdeps/tfdeps/internal/installer"
 	"github.com/tfdeps/tfdeps/internal/registry"
@@ -28,6 +29,7 @@ func (m *Meta) cliConfigOptions() cliconfig.Options {
 	if m.LaunchDir != "" {
 		opts.LaunchDir = m.LaunchDir
 	}
+	opts.Flavour = m.Flavour
 	return opts
 }
 
@@ -72,7 +74,7 @@ func dataDir(m *Meta) string {
 func newRegistryClient(m *Meta, cfg *cliconfig.Config) *registry.Client {
 	base := registry.Settings{
 		Getenv:          m.Getenv,
-		EmulatedVersion: m.TofuVersion,
+		EmulatedVersion: m.Version(),
 		UserAgent:       m.userAgent(),
 	}
 	return registry.New(sources.RegistrySettings(cfg, base))
@@ -146,8 +148,8 @@ func pluginDirsForSource(values []string) []string {
 
 // workingDirIsEmpty reports whether the working directory has no
 // configuration files (test files do not count).
-func workingDirIsEmpty() bool {
-	files, diags := config.DiscoverFiles(config.OSFileSystem{}, ".", "")
+func workingDirIsEmpty(f flavour.Flavour) bool {
+	files, diags := config.DiscoverFiles(config.OSFileSystem{}, ".", "", f)
 	return !diags.HasErrors() && files.Empty()
 }
 
@@ -180,7 +182,7 @@ func withRootWarningsAgain(m *Meta, testsDir string, diags hcl.Diagnostics) hcl.
 			return diags
 		}
 	}
-	_, rootDiags := config.LoadDir(".", config.WithTofuVersion(m.TofuVersion), config.WithTestsDir(testsDir))
+	_, rootDiags := config.LoadDir(".", m.configOptions(config.WithTestsDir(testsDir))...)
 	var again hcl.Diagnostics
 	for _, d := range rootDiags {
 		if d.Severity == hcl.DiagWarning {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // initView is how "tfdeps init" shows what it does: OpenTofu's plain lines,
@@ -43,6 +45,42 @@ type plainView struct {
 	// snippets: the lock file, which init may rewrite before its
 	// diagnostics are printed.
 	kept map[string]*hcl.File
+	// printed is set once anything went to stdout; sectionEnded once the
+	// blank line ending the provider section was printed (Terraform).
+	printed, sectionEnded bool
+}
+
+// layout adjusts a text to Terraform's layout of init's output, which
+// trims every message: the section headers keep the blank line above
+// them unless they come first, the other texts lose theirs, and the end
+// of the provider section is one blank line of its own (so two before the
+// success text when no lock file text follows).
+func (v *plainView) layout(kind, text string) string {
+	first := !v.printed
+	v.printed = true
+	if v.m.Flavour != flavour.Terraform {
+		return text
+	}
+	switch {
+	case markupKinds[kind]:
+		if first {
+			text = strings.TrimLeft(text, "\n")
+		} else if kind == "init_modules" {
+			// After the backend's section, its blank line.
+			text = "\n" + text
+		}
+	case kind == "lock_created" || kind == "lock_changed":
+		v.sectionEnded = true
+		text = "\n" + strings.Trim(text, "\n")
+	case kind == "blank":
+		if !v.sectionEnded {
+			text = "\n"
+		}
+		v.sectionEnded = true
+	default:
+		text = strings.Trim(text, "\n")
+	}
+	return text
 }
 
 // keepSource makes snippets of f's diagnostics show f as it was read.
@@ -60,6 +98,7 @@ func (v *plainView) keepSource(f *hcl.File, name string) {
 var markupKinds = map[string]bool{"init_providers": true, "init_backend": true, "init_modules": true}
 
 func (v *plainView) Event(kind, provider, version, text string) {
+	text = v.layout(kind, v.m.words(text))
 	if markupKinds[kind] {
 		text = colorize(text, v.m.Color)
 	}
@@ -74,18 +113,24 @@ func (v *plainView) Message(kind, text string, toStderr bool) {
 	w := v.m.Stdout
 	if toStderr {
 		w = v.m.Stderr
+	} else {
+		text = v.layout(kind, text)
 	}
-	fmt.Fprintln(w, colorize(text, v.m.Color))
+	fmt.Fprintln(w, colorize(v.m.words(text), v.m.Color))
 }
 
 func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
 	p := newDiagPrinter(v.m, snippetFiles(diags, v.kept))
-	p.extraNewline = true
+	// Terraform's init separates diagnostics by one blank line only, and
+	// frames them as OpenTofu does when coloured.
+	p.extraNewline = v.m.Flavour != flavour.Terraform
+	p.terraform = false
+	p.bare = v.m.Flavour == flavour.Terraform
 	p.Print(diags)
 }
 
 func (v *plainView) Text(level, kind, human, machine string) {
-	fmt.Fprintln(v.m.Stdout, colorize(human, v.m.Color))
+	fmt.Fprintln(v.m.Stdout, colorize(v.layout(kind, v.m.words(human)), v.m.Color))
 }
 
 // colored reports whether texts built by callers may carry escape codes.
@@ -108,6 +153,10 @@ const jsonUIVersion = "1.2"
 
 func newJSONView(m *Meta) *jsonView {
 	v := &jsonView{m: m, now: time.Now}
+	if m.Flavour == flavour.Terraform {
+		v.write("info", "Terraform "+m.Version(), map[string]any{"type": "version", "terraform": m.Version(), "ui": terraformJSONUIVersion})
+		return v
+	}
 	v.write("info", "OpenTofu "+m.TofuVersion, map[string]any{"type": "version", "tofu": m.TofuVersion, "ui": jsonUIVersion})
 	return v
 }
@@ -129,7 +178,7 @@ func (v *jsonView) write(level, message string, extra map[string]any) {
 	line := map[string]any{
 		"@level":     level,
 		"@message":   message,
-		"@module":    "tofu.ui",
+		"@module":    v.m.Command() + ".ui",
 		"@timestamp": v.now().Format("2006-01-02T15:04:05.000000Z07:00"),
 	}
 	for k, val := range extra {
@@ -137,7 +186,8 @@ func (v *jsonView) write(level, message string, extra map[string]any) {
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+	// Terraform's logger escapes <, > and & as \u003c…; OpenTofu's does not.
+	enc.SetEscapeHTML(v.m.Flavour == flavour.Terraform)
 	if err := enc.Encode(line); err != nil {
 		return
 	}
@@ -157,6 +207,12 @@ func (v *jsonView) JSONMessage(level, kind, text string, attrs map[string]string
 		if val != "" {
 			t[k] = val
 		}
+	}
+	if v.m.Flavour == flavour.Terraform {
+		msg, extra := terraformJSONText(kind, v.m.words(text))
+		extra["tfdeps"] = t
+		v.write(level, msg, extra)
+		return
 	}
 	v.write(level, jsonText(text), map[string]any{"tfdeps": t})
 }
@@ -208,6 +264,7 @@ func (v *jsonView) Message(kind, text string, toStderr bool) {
 }
 
 func (v *jsonView) Diagnostics(diags hcl.Diagnostics) {
+	diags = v.m.wordDiagnostics(diags)
 	v.mu.Lock()
 	files := snippetFiles(diags, v.kept)
 	v.mu.Unlock()

@@ -93,3 +93,36 @@ func describeTree(ts *testscript.TestScript, root string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestTerraformReferenceScripts runs the scripts of
+// testdata/reference_terraform, which run "tfdeps -compat=terraform" and
+// the reference Terraform binary ($TFDEPS_REFERENCE_TERRAFORM, as "exec
+// terraform") on the same directory against the same fake registry
+// (serving registry.terraform.io). Skipped when TFDEPS_REFERENCE_TERRAFORM
+// is unset.
+func TestTerraformReferenceScripts(t *testing.T) {
+	terraform := os.Getenv("TFDEPS_REFERENCE_TERRAFORM")
+	if terraform == "" {
+		t.Skip("TFDEPS_REFERENCE_TERRAFORM is not set")
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("testdata", "reference_terraform"),
+		Setup: func(env *testscript.Env) error {
+			if err := registryScriptSetup(env); err != nil {
+				return err
+			}
+			bin := filepath.Join(env.WorkDir, ".bin")
+			if err := os.MkdirAll(bin, 0o777); err != nil {
+				return err
+			}
+			if err := os.Symlink(terraform, filepath.Join(bin, "terraform")); err != nil {
+				return err
+			}
+			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
+			env.Setenv("CHECKPOINT_DISABLE", "1")
+			return nil
+		},
+		RequireExplicitExec: true,
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"fakereq": cmdFakeReq},
+	})
+}

@@ -14,6 +14,10 @@
 // list of init in the data directory. Credentials blocks are handed to the
 // registry client (which also reads TF_TOKEN_* variables) as tokens by label.
 //
+// Options.Flavour selects Terraform's locations instead: ~/.terraformrc and
+// ~/.terraform.d only (no ~/.tofurc, no XDG fallbacks, no
+// $XDG_DATA_HOME/opentofu/plugins).
+//
 // It does not contact any host, does not scan mirror directories and does not
 // build installation sources: package sources turns a Config into sources.
 // Every effect is injected through Options: environment, home directory, file

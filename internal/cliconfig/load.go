@@ -11,6 +11,8 @@ import (
 	hcl1 "github.com/hashicorp/hcl"
 	"github.com/hashicorp/hcl/hcl/ast"
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // Texts the CLI prints around the diagnostics of Load (to stderr).
@@ -51,6 +53,9 @@ func Load(o Options) (*Config, hcl.Diagnostics) {
 	}
 
 	cfg = envConfig(o).merge(cfg)
+	if o.Flavour == flavour.Terraform {
+		ignoreOpenTofuSettings(cfg)
+	}
 	diags = append(diags, cfg.validate(o)...)
 	cfg.RegistryProtocols = cfg.registryProtocols.effective()
 	return cfg, diags
@@ -194,4 +199,15 @@ func decodeHCL1(out any, node ast.Node) (err error) {
 		}
 	}()
 	return hcl1.DecodeObject(out, node)
+}
+
+// ignoreOpenTofuSettings drops what only OpenTofu reads: Terraform decodes
+// a network_mirror block without trust_all_hashes (an unknown argument it
+// ignores), so the mirror's hashes are never trusted unverified.
+func ignoreOpenTofuSettings(cfg *Config) {
+	for _, pi := range cfg.ProviderInstallation {
+		for _, m := range pi.Methods {
+			m.TrustAllHashes = false
+		}
+	}
 }

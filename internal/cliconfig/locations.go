@@ -3,6 +3,8 @@ package cliconfig
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // Environment variables naming the main CLI configuration file. Either one
@@ -31,6 +33,9 @@ func (o Options) defaultConfigFile() string {
 	}
 	newFile := filepath.Join(home, ".tofurc")
 	legacyFile := filepath.Join(home, ".terraformrc")
+	if o.Flavour == flavour.Terraform {
+		return legacyFile
+	}
 	if xdg := o.getenv("XDG_CONFIG_HOME"); xdg != "" && !pathExists(legacyFile) && !pathExists(newFile) {
 		return filepath.Join(o.rooted(xdg), "opentofu", "tofurc")
 	}
@@ -49,7 +54,7 @@ func (o Options) ConfigDir() string {
 		return ""
 	}
 	dir := filepath.Join(home, ".terraform.d")
-	if xdg := o.getenv("XDG_CONFIG_HOME"); !pathExists(dir) && xdg != "" {
+	if xdg := o.getenv("XDG_CONFIG_HOME"); !pathExists(dir) && xdg != "" && o.Flavour != flavour.Terraform {
 		dir = filepath.Join(o.rooted(xdg), "opentofu")
 	}
 	return dir
@@ -89,7 +94,7 @@ func (o Options) impliedPluginCandidates() []LocalDir {
 	home := o.home()
 	if home != "" {
 		dirs = append(dirs, same(filepath.Join(home, ".terraform.d", "plugins")))
-		if xdg := o.getenv("XDG_DATA_HOME"); xdg != "" {
+		if xdg := o.getenv("XDG_DATA_HOME"); xdg != "" && o.Flavour != flavour.Terraform {
 			dirs = append(dirs, same(filepath.Join(o.rooted(xdg), "opentofu", "plugins")))
 		}
 	}

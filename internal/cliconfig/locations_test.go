@@ -3,9 +3,12 @@ package cliconfig
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 func TestImpliedPluginDirs(t *testing.T) {
@@ -112,5 +115,56 @@ func TestPluginPath(t *testing.T) {
 	}
 	if got, err := ReadPluginPath(dataDir); err != nil || got != nil {
 		t.Errorf("after clearing: %v %v", got, err)
+	}
+}
+
+func TestTerraformLocations(t *testing.T) {
+	home := t.TempDir()
+	for _, name := range []string{".tofurc", ".terraformrc"} {
+		if err := os.WriteFile(filepath.Join(home, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	xdg := t.TempDir()
+	tofu := Options{Environ: []string{"HOME=" + home, "XDG_CONFIG_HOME=" + xdg, "XDG_DATA_HOME=" + xdg}}
+	tf := tofu
+	tf.Flavour = flavour.Terraform
+	if got, want := tofu.defaultConfigFile(), filepath.Join(home, ".tofurc"); got != want {
+		t.Errorf("opentofu config file = %q, want %q", got, want)
+	}
+	if got, want := tf.defaultConfigFile(), filepath.Join(home, ".terraformrc"); got != want {
+		t.Errorf("terraform config file = %q, want %q", got, want)
+	}
+	if got, want := tf.ConfigDir(), filepath.Join(home, ".terraform.d"); got != want {
+		t.Errorf("terraform config dir = %q, want %q", got, want)
+	}
+	for _, d := range tf.impliedPluginCandidates() {
+		if strings.Contains(d.Path, "opentofu") {
+			t.Errorf("terraform plugin candidate %q", d.Path)
+		}
+	}
+}
+
+func TestTerraformIgnoresTrustAllHashes(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "cli.tfrc")
+	src := "provider_installation {\n  network_mirror {\n    url = \"https://mirror.example.com/\"\n    trust_all_hashes = true\n  }\n}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		f    flavour.Flavour
+		want bool
+	}{{flavour.OpenTofu, true}, {flavour.Terraform, false}} {
+		cfg, diags := Load(Options{Environ: []string{"TF_CLI_CONFIG_FILE=" + file}, Flavour: tt.f})
+		if diags.HasErrors() {
+			t.Fatalf("%v: %v", tt.f, diags)
+		}
+		if len(cfg.ProviderInstallation) != 1 || len(cfg.ProviderInstallation[0].Methods) != 1 {
+			t.Fatalf("%v: provider_installation = %+v", tt.f, cfg.ProviderInstallation)
+		}
+		if got := cfg.ProviderInstallation[0].Methods[0].TrustAllHashes; got != tt.want {
+			t.Errorf("%v: TrustAllHashes = %v, want %v", tt.f, got, tt.want)
+		}
 	}
 }

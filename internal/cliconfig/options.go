@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // Options carries every effect the loader depends on. The zero value reads no
@@ -27,6 +29,11 @@ type Options struct {
 	// The implied "terraform.d/plugins" mirror lives there. Empty means the
 	// process working directory.
 	LaunchDir string
+
+	// Flavour selects whose locations are read: Terraform reads only
+	// ~/.terraformrc and ~/.terraform.d (no ~/.tofurc, no XDG fallback, no
+	// $XDG_DATA_HOME/opentofu/plugins).
+	Flavour flavour.Flavour
 }
 
 // OptionsFromOS returns Options for the running process.

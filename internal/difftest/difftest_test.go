@@ -32,24 +32,7 @@ func TestDifferential(t *testing.T) {
 		t.Fatalf("building tfdeps: %v\n%s", err, out)
 	}
 
-	n := 0
-	start := func(opts registrytest.Options) (*fakeRegistry, error) {
-		n++
-		dir := filepath.Join(tmp, fmt.Sprintf("fake%d", n))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
-		}
-		sa, err := registrytest.StartStandalone(dir, opts)
-		if err != nil {
-			return nil, err
-		}
-		t.Cleanup(sa.Close)
-		cfg, err := os.ReadFile(sa.CLIConfigFile)
-		if err != nil {
-			return nil, err
-		}
-		return &fakeRegistry{caFile: sa.CAFile, cliConfig: string(cfg)}, nil
-	}
+	start := fakeStarter(t, filepath.Join(tmp, "fakes"))
 	fake, err := start(registrytest.Options{Providers: defaultProviders()})
 	if err != nil {
 		t.Fatal(err)
@@ -66,6 +49,35 @@ func TestDifferential(t *testing.T) {
 	cases = append(cases, lockCases(root, fake)...)
 	cases = append(cases, fixtureCases(root, fake)...)
 
+	compareCases(t, program{name: "tofu", path: tofu}, program{name: "tfdeps", path: tfdeps}, cases, tmp, deviations)
+}
+
+// fakeStarter returns a function starting fake registries (under dir)
+// that serve the given hostnames (registrytest's defaults when none).
+func fakeStarter(t *testing.T, dir string, hostnames ...string) func(registrytest.Options) (*fakeRegistry, error) {
+	n := 0
+	return func(opts registrytest.Options) (*fakeRegistry, error) {
+		n++
+		dir := filepath.Join(dir, fmt.Sprintf("fake%d", n))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		sa, err := registrytest.StartStandalone(dir, opts, hostnames...)
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(sa.Close)
+		cfg, err := os.ReadFile(sa.CLIConfigFile)
+		if err != nil {
+			return nil, err
+		}
+		return &fakeRegistry{caFile: sa.CAFile, cliConfig: string(cfg)}, nil
+	}
+}
+
+// compareCases runs every case with the reference program ref and with
+// tfdeps, and fails on any differing step not listed in devs.
+func compareCases(t *testing.T, ref, tfdeps program, cases []testCase, tmp string, devs []deviation) {
 	var identical, deviating, total int
 	var diffs, deviated []string
 	ctx := context.Background()
@@ -74,13 +86,13 @@ func TestDifferential(t *testing.T) {
 			base := filepath.Join(tmp, "case")
 			var tofuRuns [][]result
 			for i := 0; i < max(1, c.tofuRuns); i++ {
-				res, err := runCase(ctx, program{"tofu", tofu}, c, base)
+				res, err := runCase(ctx, ref, c, base)
 				if err != nil {
 					t.Fatal(err)
 				}
 				tofuRuns = append(tofuRuns, res)
 			}
-			got, err := runCase(ctx, program{"tfdeps", tfdeps}, c, base)
+			got, err := runCase(ctx, tfdeps, c, base)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +110,7 @@ func TestDifferential(t *testing.T) {
 					continue
 				}
 				text := id + "\n" + describe(tofuRuns[0][i], got[i])
-				if reason := deviationFor(c.name, i+1); reason != "" {
+				if reason := deviationFor(devs, c.name, i+1); reason != "" {
 					deviating++
 					deviated = append(deviated, id+": "+reason)
 					t.Logf("deviation (%s):\n%s", reason, text)
@@ -112,7 +124,7 @@ func TestDifferential(t *testing.T) {
 	}
 	sort.Strings(diffs)
 	t.Logf("identical %d / %d; %d listed deviations; %d differences", identical, total, deviating, total-identical-deviating)
-	fmt.Printf("difftest: identical %d / %d, listed deviations %d, differences %d\n", identical, total, deviating, total-identical-deviating)
+	fmt.Printf("difftest (%s): identical %d / %d, listed deviations %d, differences %d\n", ref.name, identical, total, deviating, total-identical-deviating)
 	for _, d := range deviated {
 		fmt.Printf("  deviation: %s\n", d)
 	}
@@ -147,8 +159,8 @@ func dump(t *testing.T, name string, step int, want, got result) {
 
 // deviationFor returns the reason a step of a case may differ from tofu,
 // or "" when it must be identical.
-func deviationFor(name string, step int) string {
-	for _, d := range deviations {
+func deviationFor(devs []deviation, name string, step int) string {
+	for _, d := range devs {
 		if ok, _ := path.Match(d.pattern, name); ok && (d.step == 0 || d.step == step) {
 			return d.reason
 		}

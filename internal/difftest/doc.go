@@ -17,6 +17,13 @@
 // difference not listed in deviations.go. TFDEPS_DIFFTEST_DUMP=DIR writes
 // both programs' outputs of every differing step under DIR.
 //
+// TestDifferentialTerraform does the same against terraform v1.15.9
+// (TFDEPS_REFERENCE_TERRAFORM) and "tfdeps -compat=terraform", the fake
+// registry serving registry.terraform.io; its listed deviations are
+// terraformDeviations.
+//
+//	TFDEPS_REFERENCE_TERRAFORM=/path/to/terraform-1.15.9 go test ./internal/difftest -run TestDifferentialTerraform -v
+//
 // Where tofu's output varies between runs (Go map iteration, goroutine
 // order) the comparison accepts any of tofu's possible outputs: the
 // per-provider progress lines, sourceless errors, runs of JSON

@@ -63,6 +63,14 @@ func (r result) equal(o result) bool { return r == o }
 type program struct {
 	name string
 	path string
+	// args come before every step's arguments (-compat=terraform).
+	args []string
+	// skipFiles, when set, leaves the matching files (slash paths
+	// relative to the work directory) out of the snapshots.
+	skipFiles *regexp.Regexp
+	// rewrite, when set, is applied to the program's stdout and stderr
+	// (a listed deviation the comparison must see past).
+	rewrite *strings.Replacer
 }
 
 // runCase runs c's steps with p in dir (recreated), with HOME and the CLI
@@ -123,7 +131,7 @@ func runCase(ctx context.Context, p program, c testCase, base string) ([]result,
 	var out []result
 	for _, s := range c.steps {
 		ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-		cmd := exec.CommandContext(ctx, p.path, s...)
+		cmd := exec.CommandContext(ctx, p.path, append(append([]string{}, p.args...), s...)...)
 		cmd.Dir = work
 		cmd.Env = env
 		var stdout, stderr bytes.Buffer
@@ -138,9 +146,16 @@ func runCase(ctx context.Context, p program, c testCase, base string) ([]result,
 			}
 			code = ee.ExitCode()
 		}
-		files, err := snapshot(work)
+		files, err := snapshot(work, p.skipFiles)
 		if err != nil {
 			return nil, err
+		}
+		if p.rewrite != nil {
+			so, se := p.rewrite.Replace(stdout.String()), p.rewrite.Replace(stderr.String())
+			stdout.Reset()
+			stderr.Reset()
+			stdout.WriteString(so)
+			stderr.WriteString(se)
 		}
 		out = append(out, result{
 			code:   code,
@@ -158,14 +173,19 @@ var (
 	tfdepsKeyRE = regexp.MustCompile(`,"tfdeps":\{[^{}]*\}`)
 )
 
-var progressJSONRE = regexp.MustCompile(`^\{"@level":"[a-z]+","@message":"(Finding|Installing|Installed|Reusing|Using|Detected|Waiting|[^"]* is built in to OpenTofu)`)
+// terraformLogRE matches terraform init -json's progress lines.
+var terraformLogRE = regexp.MustCompile(`^\{"@level":"info","@message":"[^"]*","@module":"terraform\.ui","@timestamp":"T","type":"log"\}`)
+
+var progressJSONRE = regexp.MustCompile(`^\{"@level":"[a-z]+","@message":"(Finding|Installing|Installed|Reusing|Using|Detected|Waiting|[^"]* is built in to (OpenTofu|Terraform))`)
 
 // sortProgress sorts each run of consecutive per-provider progress lines
 // ("- " lines, or their JSON form): tofu prints them in the order of a Go
 // map, which varies between runs, while tfdeps has one fixed order.
 func sortProgress(s string) string {
 	lines := strings.SplitAfter(s, "\n")
-	isProgress := func(l string) bool { return strings.HasPrefix(l, "- ") || progressJSONRE.MatchString(l) }
+	isProgress := func(l string) bool {
+		return strings.HasPrefix(l, "- ") || progressJSONRE.MatchString(l) || terraformLogRE.MatchString(l)
+	}
 	for i := 0; i < len(lines); {
 		if !isProgress(lines[i]) {
 			i++
@@ -256,7 +276,7 @@ func normalize(s, work, home string) string {
 }
 
 // snapshot lists dir's files: small files in full, others by digest.
-func snapshot(dir string) (string, error) {
+func snapshot(dir string, skip *regexp.Regexp) (string, error) {
 	var lines []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -267,6 +287,9 @@ func snapshot(dir string) (string, error) {
 			return nil
 		}
 		rel = filepath.ToSlash(rel)
+		if skip != nil && skip.MatchString(rel) {
+			return nil
+		}
 		if strings.HasSuffix(rel, ".tfdeps-h1") {
 			// tfdeps' hash memo beside a package (a listed deviation;
 			// whether it is written depends on timing).

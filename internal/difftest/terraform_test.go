@@ -1,0 +1,110 @@
+package difftest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/tfdeps/tfdeps/internal/conformance"
+	"github.com/tfdeps/tfdeps/internal/registrytest"
+)
+
+// TestDifferentialTerraform compares terraform and "tfdeps
+// -compat=terraform" on the same cases as TestDifferential: the
+// configuration fixtures and requirement trees, the lock-file cases and the
+// CLI's registry scenarios, with the fake registry serving as
+// registry.terraform.io (a host block in the CLI configuration both read).
+func TestDifferentialTerraform(t *testing.T) {
+	terraform := os.Getenv("TFDEPS_REFERENCE_TERRAFORM")
+	if terraform == "" {
+		t.Skip("differential test skipped: set TFDEPS_REFERENCE_TERRAFORM to the path of a terraform v1.15.9 binary to run it")
+	}
+	if _, err := os.Stat(terraform); err != nil {
+		t.Fatalf("TFDEPS_REFERENCE_TERRAFORM: %v", err)
+	}
+	root := conformance.Dir(t)
+	tmp := t.TempDir()
+	tfdeps := filepath.Join(tmp, "tfdeps")
+	if out, err := exec.Command("go", "build", "-o", tfdeps, "github.com/tfdeps/tfdeps/cmd/tfdeps").CombinedOutput(); err != nil {
+		t.Fatalf("building tfdeps: %v\n%s", err, out)
+	}
+	start := fakeStarter(t, filepath.Join(tmp, "fakes"), "registry.terraform.io", "registry.example.com")
+	fake, err := start(registrytest.Options{Providers: defaultProviders()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scripts, err := scriptCases(filepath.Join("..", "cli", "testdata", "registry"), fake, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []testCase
+	for _, c := range append(append(scripts, lockCases(root, fake)...), fixtureCases(root, fake)...) {
+		cases = append(cases, terraformCase(c))
+	}
+	cases = append(cases, terraformOnlyCases()...)
+	// The installer's per-package lock files (OS_ARCH.lock beside each
+	// package, which tofu also writes) are a listed deviation.
+	lockFiles := regexp.MustCompile(`^\.terraform/providers/.*\.lock$`)
+	// Signature results are Terraform's once the signature rules land
+	// (pending, listed in terraformDeviations): until then terraform's
+	// "self-signed" is compared as tfdeps' "signed".
+	pendingSignatures := strings.NewReplacer("(self-signed", "(signed")
+	compareCases(t, program{name: "terraform", path: terraform, skipFiles: lockFiles, rewrite: pendingSignatures},
+		program{name: "tfdeps", path: tfdeps, args: []string{"-compat=terraform"}, skipFiles: lockFiles},
+		cases, tmp, terraformDeviations)
+}
+
+// terraformCase adapts an OpenTofu case: lock files are given Terraform's
+// header (a lock file written by "tofu init" is one Terraform reads too,
+// but the header is rewritten on the first write either way).
+func terraformCase(c testCase) testCase {
+	out := c
+	out.files = map[string]string{}
+	for name, content := range c.files {
+		if name == ".terraform.lock.hcl" {
+			content = strings.Replace(content, `"tofu init"`, `"terraform init"`, 1)
+		}
+		out.files[name] = content
+	}
+	return out
+}
+
+// terraformOnlyCases are inputs where the flavours differ.
+func terraformOnlyCases() []testCase {
+	return []testCase{
+		{
+			name: "terraform/tofu-files-ignored",
+			files: map[string]string{
+				"main.tf":   "terraform {\n  required_providers {\n    null = { source = \"hashicorp/null\" }\n  }\n}\n",
+				"main.tofu": "this is not even valid {\n",
+			},
+			steps: []step{{"providers", "-no-color"}},
+		},
+		{
+			name: "terraform/required-version",
+			files: map[string]string{
+				"main.tf":           "terraform {\n  required_version = \">= 1.0\"\n}\n",
+				"other.tf":          "terraform {\n  required_version = \"< 1.0\"\n}\n",
+				"other_override.tf": "terraform {\n  required_version = \">= 1.15\"\n}\n",
+			},
+			steps: []step{{"providers", "-no-color"}, {"init", "-no-color", "-backend=false"}},
+		},
+		{
+			name: "terraform/required-version-unmet",
+			files: map[string]string{
+				"main.tf": "terraform {\n  required_version = \"< 1.0\"\n}\n",
+			},
+			steps: []step{{"providers", "-no-color"}, {"init", "-no-color", "-backend=false"}},
+		},
+		{
+			name: "terraform/language-block",
+			files: map[string]string{
+				"main.tf": "language {\n}\n",
+			},
+			steps: []step{{"providers", "-no-color"}},
+		},
+	}
+}
