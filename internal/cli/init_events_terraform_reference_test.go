@@ -151,7 +151,7 @@ func tfdepsTerraformLines(t *testing.T, sa *registrytest.Standalone, names []str
 		}
 		a, res, err := client.FetchPackage(t.Context(), meta, t.TempDir(), nil)
 		if err != nil {
-			detail := fetchFailureDiag(p, v, err, nil, "").Detail
+			detail := fetchFailureDiag(flavour.Terraform, p, v, err, nil, "").Detail
 			text = append(text, terraformDisplay(detail))
 			jsonMsgs = append(jsonMsgs, terraformDisplay(detail))
 			continue
