@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/registry"
 )
 
 // Version is the tfdeps release, set at build time with -ldflags.
@@ -74,6 +75,12 @@ type Meta struct {
 	// Color is OpenTofu's default coloured output (even when piped);
 	// -no-color, accepted by every command, turns it off.
 	Color bool
+	// terraformKeys replaces HashiCorp's keys in the Terraform flavour's
+	// signature checks (nil: the real ones). Only the test binary sets it
+	// (mainWith), so that scripts against the fake registry can show the
+	// "signed by HashiCorp" and partner results; nothing in the
+	// environment or on the command line reaches it.
+	terraformKeys *registry.TerraformKeys
 }
 
 type command struct {
@@ -98,7 +105,11 @@ func commands() map[string]command {
 }
 
 // Main runs tfdeps with env and returns the process exit code.
-func Main(env Env) int {
+func Main(env Env) int { return mainWith(env, nil) }
+
+// mainWith is Main with the keys the Terraform flavour trusts as
+// HashiCorp's (nil: the real ones; tests pass their stand-ins).
+func mainWith(env Env, terraformKeys *registry.TerraformKeys) int {
 	if env.Getenv == nil {
 		env.Getenv = func(string) string { return "" }
 	}
@@ -111,7 +122,7 @@ func Main(env Env) int {
 	if env.Getwd == nil {
 		env.Getwd = func() (string, error) { return "", nil }
 	}
-	m := &Meta{Env: env, Platform: runtime.GOOS + "_" + runtime.GOARCH}
+	m := &Meta{Env: env, Platform: runtime.GOOS + "_" + runtime.GOARCH, terraformKeys: terraformKeys}
 	m.LaunchDir, _ = env.Getwd()
 	choice := flavourChoice{tofuVer: DefaultTofuVersion, terraformVer: DefaultTerraformVersion}
 	if v := env.Getenv("TFDEPS_TOFU_VERSION"); v != "" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/cliconfig"
 	"github.com/tfdeps/tfdeps/internal/providerlock"
 	"github.com/tfdeps/tfdeps/internal/registry"
@@ -169,12 +170,8 @@ func parsePlatformFlags(m *Meta, values []string) ([]addrs.Platform, hcl.Diagnos
 // limitedRegistryClient is the registry client with at most n concurrent
 // requests per host.
 func limitedRegistryClient(m *Meta, cfg *cliconfig.Config, n int) *registry.Client {
-	base := registry.Settings{
-		Transport:       providerlock.LimitHosts(registry.NewTransport(), n),
-		Getenv:          m.Getenv,
-		EmulatedVersion: m.Version(),
-		UserAgent:       m.userAgent(),
-	}
+	base := m.registrySettings()
+	base.Transport = providerlock.LimitHosts(registry.NewTransport(), n)
 	return registry.New(sources.RegistrySettings(cfg, base))
 }
 
@@ -306,6 +303,11 @@ func (r *lockRun) events() *providerlock.Events {
 		},
 		Warning: func(line string) { fmt.Fprintln(out, line) },
 		Retrieved: func(p addrs.Provider, v versions.Version, pl addrs.Platform, auth *registry.AuthResult) {
+			if fl == flavour.Terraform {
+				human, _ := terraformAuthTexts(auth, r.m.Color)
+				fmt.Fprintf(out, "- Retrieved %s %s for %s (%s)\n", p.ForDisplayIn(fl), v, pl, human)
+				return
+			}
 			if auth.Signed() {
 				keyID := fmt.Sprintf(colorize(", key ID [reset][bold]%s[reset]", r.m.Color), strings.Join(auth.KeyIDs(), ", "))
 				fmt.Fprintf(out, "- Retrieved %s %s for %s (%s%s)\n", p.ForDisplayIn(fl), v, pl, auth.Summary(), keyID)

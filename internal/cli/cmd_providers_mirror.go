@@ -153,7 +153,7 @@ func mirrorEvents(m *Meta) *mirror.Events {
 			fmt.Fprintf(out, "  - Downloading package for %s...\n", pl)
 		},
 		Authenticated: func(p addrs.Provider, pl addrs.Platform, auth *registry.AuthResult) {
-			fmt.Fprintf(out, "  - Package authenticated: %s\n", auth.Summary())
+			fmt.Fprintf(out, "  - Package authenticated: %s\n", auth.SummaryFor(fl))
 		},
 	}
 }

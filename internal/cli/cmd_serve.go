@@ -176,7 +176,7 @@ func serveOptions(m *Meta, f serveFlags, logger *slog.Logger) (serve.Options, er
 	if err != nil {
 		return serve.Options{}, err
 	}
-	base := registry.Settings{Getenv: m.Getenv, Environ: m.Environ, EmulatedVersion: m.Version(), UserAgent: m.userAgent()}
+	base := registry.Settings{Getenv: m.Getenv, Environ: m.Environ, EmulatedVersion: m.Version(), UserAgent: m.userAgent(), Flavour: m.Flavour}
 	return serve.Options{
 		Upstreams:      splitList(f.upstream),
 		Registry:       sources.RegistrySettings(cfg, base),

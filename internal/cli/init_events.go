@@ -34,10 +34,9 @@ type initEvents struct {
 	mu    sync.Mutex
 	diags hcl.Diagnostics
 
-	// terraformSigned: a fresh install's signature was classified by
-	// Terraform's rules; terraformThirdParty: one of them was a partner's
-	// or self-signed (init_events_terraform.go).
-	terraformSigned, terraformThirdParty bool
+	// terraformThirdParty: in the Terraform flavour, a fresh install was
+	// signed by a partner or self-signed (init_events_terraform.go).
+	terraformThirdParty bool
 }
 
 func (e *initEvents) addDiag(d *hcl.Diagnostic) {
@@ -132,7 +131,7 @@ func (e *initEvents) queryFailure(p addrs.Provider, err error) {
 }
 
 func (e *initEvents) installed(p addrs.Provider, v versions.Version, auth *installer.AuthResult) {
-	if auth != nil && auth.Signer != registry.SignerNone {
+	if e.flavour == flavour.Terraform {
 		e.terraformInstalled(p, v, auth)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/versions"
 )
@@ -20,8 +21,8 @@ const terraformSigningNotice = "Partner and community providers are signed by th
 // message.
 func terraformInstalledTexts(p addrs.Provider, v versions.Version, auth *registry.AuthResult, color bool) (human, machine string) {
 	humanAuth, jsonAuth := terraformAuthTexts(auth, color)
-	human = fmt.Sprintf("- Installed %s v%s (%s)", p.ForDisplay(), v, humanAuth)
-	machine = fmt.Sprintf("Installed provider version: %s v%s (%s)", p.ForDisplay(), v, jsonAuth)
+	human = fmt.Sprintf("- Installed %s v%s (%s)", p.ForDisplayIn(flavour.Terraform), v, humanAuth)
+	machine = fmt.Sprintf("Installed provider version: %s v%s (%s)", p.ForDisplayIn(flavour.Terraform), v, jsonAuth)
 	return human, machine
 }
 
@@ -40,8 +41,8 @@ func terraformAuthTexts(auth *registry.AuthResult, color bool) (human, machine s
 	return human, machine
 }
 
-// terraformInstalled shows a fresh install whose signature Terraform's
-// rules classified, and remembers whether the signing notice is due.
+// terraformInstalled shows a fresh install in the Terraform flavour, and
+// remembers whether the signing notice is due.
 func (e *initEvents) terraformInstalled(p addrs.Provider, v versions.Version, auth *registry.AuthResult) {
 	color := false
 	if c, ok := e.view.(interface{ colored() bool }); ok {
@@ -49,7 +50,6 @@ func (e *initEvents) terraformInstalled(p addrs.Provider, v versions.Version, au
 	}
 	human, machine := terraformInstalledTexts(p, v, auth, color)
 	e.view.Text("info", "installed", human, machine)
-	e.terraformSigned = true
 	e.terraformThirdParty = e.terraformThirdParty || auth.ThirdPartySigned()
 }
 
@@ -57,7 +57,7 @@ func (e *initEvents) terraformInstalled(p addrs.Provider, v versions.Version, au
 // for any signed install, Terraform's only after a partner's or a
 // self-signed one.
 func (e *initEvents) signingNoticeEvent() {
-	if !e.terraformSigned {
+	if e.flavour != flavour.Terraform {
 		e.view.Event("signing_notice", "", "", signingNotice)
 		return
 	}

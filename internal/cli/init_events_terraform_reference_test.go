@@ -152,16 +152,16 @@ func tfdepsTerraformLines(t *testing.T, sa *registrytest.Standalone, names []str
 		a, res, err := client.FetchPackage(t.Context(), meta, t.TempDir(), nil)
 		if err != nil {
 			detail := fetchFailureDiag(flavour.Terraform, p, v, err, nil, "").Detail
-			text = append(text, terraformDisplay(detail))
-			jsonMsgs = append(jsonMsgs, terraformDisplay(detail))
+			text = append(text, detail)
+			jsonMsgs = append(jsonMsgs, detail)
 			continue
 		}
 		a.Remove()
 		human, machine := terraformInstalledTexts(p, v, res, false)
-		text = append(text, terraformDisplay(human))
+		text = append(text, human)
 		human, _ = terraformInstalledTexts(p, v, res, true)
-		colored = append(colored, terraformDisplay(human))
-		jsonMsgs = append(jsonMsgs, terraformDisplay(machine))
+		colored = append(colored, human)
+		jsonMsgs = append(jsonMsgs, machine)
 		notice = notice || res.ThirdPartySigned()
 	}
 	if notice {
@@ -169,11 +169,6 @@ func tfdepsTerraformLines(t *testing.T, sa *registrytest.Standalone, names []str
 	}
 	return sortedCopy(text), sortedCopy(jsonMsgs), sortedCopy(colored)
 }
-
-// terraformDisplay drops the registry.terraform.io/ prefix that provider
-// addresses keep in ForDisplay until the address display knows the
-// flavour (Terraform omits its own default host).
-func terraformDisplay(s string) string { return strings.ReplaceAll(s, "registry.terraform.io/", "") }
 
 // unwrapParagraphs undoes Terraform's word wrapping of diagnostic texts
 // (at 78 columns without a terminal): the lines of each paragraph are

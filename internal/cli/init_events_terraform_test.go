@@ -8,12 +8,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/versions"
 )
 
-// TestTerraformInstalledLines: a fresh install whose signature Terraform's
-// rules classified is shown in Terraform's words, in the text and the JSON
+// TestTerraformInstalledLines: a fresh install in the Terraform flavour is
+// shown in Terraform's words, in the text and the JSON
 // view, and the note about partner and community providers follows only
 // when one of them was not signed by HashiCorp.
 func TestTerraformInstalledLines(t *testing.T) {
@@ -56,12 +57,13 @@ func TestTerraformInstalledLines(t *testing.T) {
 		},
 	}
 	p, v := nullProvider(t)
+	p.Hostname = addrs.DefaultHostIn(flavour.Terraform) // shown without its host
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			run := func(view func(m *Meta) initView, color bool) string {
 				var out bytes.Buffer
 				m := &Meta{Env: Env{Stdout: &out, Stderr: io.Discard}, TofuVersion: "1.12.6", Color: color}
-				e := &initEvents{view: view(m)}
+				e := &initEvents{view: view(m), flavour: flavour.Terraform}
 				out.Reset()
 				ev := e.events()
 				for _, a := range tt.auth {

@@ -72,12 +72,21 @@ func dataDir(m *Meta) string {
 
 // newRegistryClient is the process's registry client.
 func newRegistryClient(m *Meta, cfg *cliconfig.Config) *registry.Client {
-	base := registry.Settings{
+	return registry.New(sources.RegistrySettings(cfg, m.registrySettings()))
+}
+
+// registrySettings are the registry client settings of the process before
+// the CLI configuration is applied: the environment, the emulated version
+// and User-Agent, and the flavour whose rules authenticate packages (with
+// the test binary's stand-ins for HashiCorp's keys, if any).
+func (m *Meta) registrySettings() registry.Settings {
+	return registry.Settings{
 		Getenv:          m.Getenv,
 		EmulatedVersion: m.Version(),
 		UserAgent:       m.userAgent(),
+		Flavour:         m.Flavour,
+		TerraformKeys:   m.terraformKeys,
 	}
-	return registry.New(sources.RegistrySettings(cfg, base))
 }
 
 // newInstaller builds the installer for the working directory.
@@ -92,9 +101,10 @@ func newInstaller(m *Meta, cfg *cliconfig.Config, src installer.Source, client *
 		CacheMayBreakLockFile: cfg.PluginCacheMayBreakDependencyLockFile,
 		Platform:              platform,
 		Unmanaged:             reattachedProviders(m.Getenv("TF_REATTACH_PROVIDERS")),
-		EnforceGPG:            m.Getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true",
-		Downloader:            client,
-		MemoDir:               installer.DefaultMemoDir(os.UserCacheDir),
+		// Terraform has no such variable: it always requires a signature.
+		EnforceGPG: m.Flavour != flavour.Terraform && m.Getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true",
+		Downloader: client,
+		MemoDir:    installer.DefaultMemoDir(os.UserCacheDir),
 	}
 	if cfg.PluginCacheDir != "" && !sameDir(cfg.PluginCacheDir, in.Target.Base()) {
 		cache := installer.NewDir(cfg.PluginCacheDir)

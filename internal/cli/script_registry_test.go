@@ -47,8 +47,11 @@ type fakeConfig struct {
 	Hostnames     []string                `json:"hostnames"`
 	NoPackagesMap bool                    `json:"no_packages_map"`
 	NoSigningKeys bool                    `json:"no_signing_keys"`
-	Warnings      []string                `json:"warnings"`
-	Modules       []registrytest.Module   `json:"modules"`
+	// TerraformStyle serves download responses as the Terraform registry
+	// does (registrytest.Options.TerraformStyle).
+	TerraformStyle bool                  `json:"terraform_style"`
+	Warnings       []string              `json:"warnings"`
+	Modules        []registrytest.Module `json:"modules"`
 }
 
 // defaultFakeProviders are served when a script has no fake.json.
@@ -73,7 +76,7 @@ func registryScriptSetup(env *testscript.Env) error {
 	if cfg.Providers == nil {
 		cfg.Providers = defaultFakeProviders()
 	}
-	opts := registrytest.Options{Providers: cfg.Providers, NoPackagesMap: cfg.NoPackagesMap, NoSigningKeys: cfg.NoSigningKeys, Warnings: cfg.Warnings, Modules: cfg.Modules}
+	opts := registrytest.Options{Providers: cfg.Providers, NoPackagesMap: cfg.NoPackagesMap, NoSigningKeys: cfg.NoSigningKeys, TerraformStyle: cfg.TerraformStyle, Warnings: cfg.Warnings, Modules: cfg.Modules}
 	if err := registrytest.Setup(opts, cfg.Hostnames...)(env); err != nil {
 		return err
 	}

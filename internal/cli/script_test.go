@@ -7,15 +7,32 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/internal/registrytest"
 )
 
 var updateScripts = flag.Bool("update-scripts", false, "rewrite the expected output in testdata/script/*.txtar from the actual output")
 
 // TestMain lets the test binary act as the tfdeps command inside scripts.
+// Its Terraform flavour trusts the fake registry's stand-ins for
+// HashiCorp's release and partner keys (registrytest.TerraformTrustedKeys)
+// instead of the real ones, so that scripts can show the "signed by
+// HashiCorp" and partner results.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"tfdeps": func() { os.Exit(Main(SystemEnv())) },
+		"tfdeps": func() { os.Exit(mainWith(SystemEnv(), testTerraformKeys())) },
 	})
+}
+
+// testTerraformKeys are the test keys the scripts' tfdeps trusts as
+// HashiCorp's.
+func testTerraformKeys() *registry.TerraformKeys {
+	hashiCorp, partners, err := registrytest.TerraformTrustedKeys()
+	if err != nil {
+		panic("test keys: " + err.Error())
+	}
+	return &registry.TerraformKeys{HashiCorp: hashiCorp, Partners: partners}
 }
 
 // TestScripts runs every end-to-end script in testdata/script: each is a

@@ -120,11 +120,12 @@ func scriptCases(dir string, defaultFake *fakeRegistry, start func(registrytest.
 				skip = true
 			case f.Name == "fake.json":
 				var cfg struct {
-					Providers     []registrytest.Provider `json:"providers"`
-					Hostnames     []string                `json:"hostnames"`
-					NoPackagesMap bool                    `json:"no_packages_map"`
-					NoSigningKeys bool                    `json:"no_signing_keys"`
-					Warnings      []string                `json:"warnings"`
+					Providers      []registrytest.Provider `json:"providers"`
+					Hostnames      []string                `json:"hostnames"`
+					NoPackagesMap  bool                    `json:"no_packages_map"`
+					NoSigningKeys  bool                    `json:"no_signing_keys"`
+					TerraformStyle bool                    `json:"terraform_style"`
+					Warnings       []string                `json:"warnings"`
 				}
 				if err := json.Unmarshal(f.Data, &cfg); err != nil {
 					return nil, err
@@ -136,7 +137,7 @@ func scriptCases(dir string, defaultFake *fakeRegistry, start func(registrytest.
 				if cfg.Providers == nil {
 					cfg.Providers = defaultProviders()
 				}
-				fake, err = start(registrytest.Options{Providers: cfg.Providers, NoPackagesMap: cfg.NoPackagesMap, NoSigningKeys: cfg.NoSigningKeys, Warnings: cfg.Warnings})
+				fake, err = start(registrytest.Options{Providers: cfg.Providers, NoPackagesMap: cfg.NoPackagesMap, NoSigningKeys: cfg.NoSigningKeys, TerraformStyle: cfg.TerraformStyle, Warnings: cfg.Warnings})
 				if err != nil {
 					return nil, err
 				}

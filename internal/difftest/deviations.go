@@ -19,12 +19,6 @@ type deviation struct {
 // terraformDeviations lists the steps that may differ from terraform
 // v1.15.9 in TestDifferentialTerraform, with the reason.
 var terraformDeviations = []deviation{
-	// Signature results (pending: the Terraform signature rules are another
-	// helper's work; "self-signed" is compared as "signed" meanwhile).
-	{"script/init_default_host_nokeys", 0, "pending Terraform signature rules: a registry without keys is refused with Terraform's text (\"authentication signature from unknown issuer\")"},
-	{"script/init_default_host_nokeys/*", 0, "pending Terraform signature rules: a registry without keys is refused with Terraform's text (\"authentication signature from unknown issuer\")"},
-	{"script/providers_lock_nokeys", 0, "pending Terraform signature rules: a registry without keys is refused with Terraform's text"},
-	{"script/providers_lock_nokeys/*", 0, "pending Terraform signature rules: a registry without keys is refused with Terraform's text"},
 	// The language: config decodes OpenTofu's language and texts.
 	{"config/backend-*/*", 0, "Terraform's backend and cloud block texts (\"Duplicate 'backend' configuration block\", HCP Terraform wording) are not reproduced: config words OpenTofu's"},
 	{"config/override-cloud*/*", 0, "Terraform's cloud block texts (HCP Terraform wording) are not reproduced"},

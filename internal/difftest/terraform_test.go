@@ -48,11 +48,7 @@ func TestDifferentialTerraform(t *testing.T) {
 	// The installer's per-package lock files (OS_ARCH.lock beside each
 	// package, which tofu also writes) are a listed deviation.
 	lockFiles := regexp.MustCompile(`^\.terraform/providers/.*\.lock$`)
-	// Signature results are Terraform's once the signature rules land
-	// (pending, listed in terraformDeviations): until then terraform's
-	// "self-signed" is compared as tfdeps' "signed".
-	pendingSignatures := strings.NewReplacer("(self-signed", "(signed")
-	compareCases(t, program{name: "terraform", path: terraform, skipFiles: lockFiles, rewrite: pendingSignatures},
+	compareCases(t, program{name: "terraform", path: terraform, skipFiles: lockFiles},
 		program{name: "tfdeps", path: tfdeps, args: []string{"-compat=terraform"}, skipFiles: lockFiles},
 		cases, tmp, terraformDeviations)
 }
