@@ -83,6 +83,8 @@ func registryScriptSetup(env *testscript.Env) error {
 	sa := env.Values[registrytest.ScriptValueKey].(*registrytest.Standalone)
 	env.Setenv("CLICONFIG", sa.CLIConfigFile)
 	env.Setenv("KEYID", sa.KeyID())
+	env.Setenv("KEYID_HASHICORP", sa.KeyIDOf(registrytest.HashiCorpTestKey))
+	env.Setenv("KEYID_PARTNER", sa.KeyIDOf(registrytest.PartnerKey))
 	env.Setenv("PLATFORM", "linux_amd64")
 	return nil
 }
