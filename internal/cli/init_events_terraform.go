@@ -9,13 +9,6 @@ import (
 	"github.com/tfdeps/tfdeps/versions"
 )
 
-// terraformSigningNotice is what Terraform prints after the provider lines
-// when a partner's or a self-signed provider was installed (in both views
-// without the blank line its message starts with: Terraform trims it).
-const terraformSigningNotice = "Partner and community providers are signed by their developers.\n" +
-	"If you'd like to know more about provider signing, you can read about it here:\n" +
-	"https://developer.hashicorp.com/terraform/cli/plugins/signing"
-
 // terraformInstalledTexts returns Terraform's line for a fresh install: the
 // human text (its key ID coloured when color is set) and the JSON view's
 // message.
@@ -42,26 +35,31 @@ func terraformAuthTexts(auth *registry.AuthResult, color bool) (human, machine s
 }
 
 // terraformInstalled shows a fresh install in the Terraform flavour, and
-// remembers whether the signing notice is due.
+// remembers whether the signing notice is due. The view words the line
+// for machines (terraformJSONText), as it does Terraform's other progress
+// lines.
 func (e *initEvents) terraformInstalled(p addrs.Provider, v versions.Version, auth *registry.AuthResult) {
 	color := false
 	if c, ok := e.view.(interface{ colored() bool }); ok {
 		color = c.colored()
 	}
-	human, machine := terraformInstalledTexts(p, v, auth, color)
-	e.view.Text("info", "installed", human, machine)
-	e.terraformThirdParty = e.terraformThirdParty || auth.ThirdPartySigned()
+	human, _ := terraformInstalledTexts(p, v, auth, color)
+	e.view.Event("installed", p.ForDisplayIn(e.flavour), v.String(), human)
+	if auth.ThirdPartySigned() {
+		e.mu.Lock()
+		e.terraformThirdParty = true
+		e.mu.Unlock()
+	}
 }
 
 // signingNoticeEvent prints the note after the provider lines: OpenTofu's
-// for any signed install, Terraform's only after a partner's or a
-// self-signed one.
+// for any signed install, Terraform's (the view words it) only after a
+// partner's or a self-signed one.
 func (e *initEvents) signingNoticeEvent() {
-	if e.flavour != flavour.Terraform {
+	e.mu.Lock()
+	thirdParty := e.terraformThirdParty
+	e.mu.Unlock()
+	if e.flavour != flavour.Terraform || thirdParty {
 		e.view.Event("signing_notice", "", "", signingNotice)
-		return
-	}
-	if e.terraformThirdParty {
-		e.view.Text("info", "signing_notice", terraformSigningNotice, terraformSigningNotice)
 	}
 }

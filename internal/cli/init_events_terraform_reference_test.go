@@ -19,6 +19,11 @@ import (
 	"github.com/tfdeps/tfdeps/versions"
 )
 
+// terraformSigningNotice is the note Terraform prints after a partner's
+// or a self-signed install, without the blank line its message starts
+// with (Terraform trims it).
+var terraformSigningNotice = strings.TrimPrefix(wordsFor(flavour.Terraform, signingNotice), "\n")
+
 // referenceSigners are the providers of TestReferenceTerraformSignatures,
 // each signed with another test key. Real Terraform trusts only
 // HashiCorp's real keys, so the stand-in HashiCorp key gives "self-signed"

@@ -33,7 +33,7 @@ func TestTerraformInstalledLines(t *testing.T) {
 			name:     "HashiCorp",
 			auth:     []*registry.AuthResult{signed(registry.SignerHashiCorp)},
 			wantText: "- Installed hashicorp/null v3.2.1 (signed by HashiCorp)\n",
-			wantJSON: `{"@level":"info","@message":"Installed provider version: hashicorp/null v3.2.1 (signed by HashiCorp)","@module":"tofu.ui","@timestamp":"T","tfdeps":{"event":"installed"}}` + "\n",
+			wantJSON: `{"@level":"info","@message":"Installed provider version: hashicorp/null v3.2.1 (signed by HashiCorp)","@module":"terraform.ui","@timestamp":"T","tfdeps":{"event":"installed","provider":"hashicorp/null","version":"3.2.1"},"type":"log"}` + "\n",
 		},
 		{
 			name: "partner",
@@ -42,8 +42,8 @@ func TestTerraformInstalledLines(t *testing.T) {
 				"Partner and community providers are signed by their developers.\n" +
 				"If you'd like to know more about provider signing, you can read about it here:\n" +
 				"https://developer.hashicorp.com/terraform/cli/plugins/signing\n",
-			wantJSON: `{"@level":"info","@message":"Installed provider version: hashicorp/null v3.2.1 (signed by a HashiCorp partnerkey_id: ` + keyID + `)","@module":"tofu.ui","@timestamp":"T","tfdeps":{"event":"installed"}}` + "\n" +
-				`{"@level":"info","@message":"Partner and community providers are signed by their developers.\nIf you'd like to know more about provider signing, you can read about it here:\nhttps://developer.hashicorp.com/terraform/cli/plugins/signing","@module":"tofu.ui","@timestamp":"T","tfdeps":{"event":"signing_notice"}}` + "\n",
+			wantJSON: `{"@level":"info","@message":"Installed provider version: hashicorp/null v3.2.1 (signed by a HashiCorp partnerkey_id: ` + keyID + `)","@module":"terraform.ui","@timestamp":"T","tfdeps":{"event":"installed","provider":"hashicorp/null","version":"3.2.1"},"type":"log"}` + "\n" +
+				`{"@level":"info","@message":"Partner and community providers are signed by their developers.\nIf you'd like to know more about provider signing, you can read about it here:\nhttps://developer.hashicorp.com/terraform/cli/plugins/signing","@module":"terraform.ui","@timestamp":"T","tfdeps":{"event":"signing_notice"},"type":"log"}` + "\n",
 			wantColor: "- Installed hashicorp/null v3.2.1 (signed by a HashiCorp partner, key ID \x1b[0m\x1b[1m" + keyID + "\x1b[0m\x1b[0m)\n",
 		},
 		{
@@ -62,7 +62,7 @@ func TestTerraformInstalledLines(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			run := func(view func(m *Meta) initView, color bool) string {
 				var out bytes.Buffer
-				m := &Meta{Env: Env{Stdout: &out, Stderr: io.Discard}, TofuVersion: "1.12.6", Color: color}
+				m := &Meta{Env: Env{Stdout: &out, Stderr: io.Discard}, Flavour: flavour.Terraform, TofuVersion: "1.12.6", TerraformVersion: "1.15.9", Color: color}
 				e := &initEvents{view: view(m), flavour: flavour.Terraform}
 				out.Reset()
 				ev := e.events()
