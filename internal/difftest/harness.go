@@ -68,9 +68,6 @@ type program struct {
 	// skipFiles, when set, leaves the matching files (slash paths
 	// relative to the work directory) out of the snapshots.
 	skipFiles *regexp.Regexp
-	// rewrite, when set, is applied to the program's stdout and stderr
-	// (a listed deviation the comparison must see past).
-	rewrite *strings.Replacer
 }
 
 // runCase runs c's steps with p in dir (recreated), with HOME and the CLI
@@ -149,13 +146,6 @@ func runCase(ctx context.Context, p program, c testCase, base string) ([]result,
 		files, err := snapshot(work, p.skipFiles)
 		if err != nil {
 			return nil, err
-		}
-		if p.rewrite != nil {
-			so, se := p.rewrite.Replace(stdout.String()), p.rewrite.Replace(stderr.String())
-			stdout.Reset()
-			stderr.Reset()
-			stdout.WriteString(so)
-			stderr.WriteString(se)
 		}
 		out = append(out, result{
 			code:   code,
