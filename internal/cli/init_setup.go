@@ -191,12 +191,21 @@ func withRootWarningsAgain(m *Meta, testsDir string, diags hcl.Diagnostics) hcl.
 }
 
 // isRequirementsError reports an error from collecting provider
-// requirements (a constraint string that decodes but does not parse):
+// requirements (a constraint string that decodes but does not parse, an
+// import block's provider argument that disagrees with its resource's):
 // tofu init finds those after loading the configuration, and prints them
 // without the configuration-error preamble.
 func isRequirementsError(d *hcl.Diagnostic) bool {
-	return d.Severity == hcl.DiagError && d.Summary == "Invalid version constraint" &&
-		strings.HasPrefix(d.Detail, "Incorrect version constraint syntax: ")
+	if d.Severity != hcl.DiagError {
+		return false
+	}
+	switch d.Summary {
+	case "Invalid version constraint":
+		return strings.HasPrefix(d.Detail, "Incorrect version constraint syntax: ")
+	case "Invalid import provider argument":
+		return strings.HasPrefix(d.Detail, "The provider argument in the target resource block must ")
+	}
+	return false
 }
 
 // hasConfigErrors reports errors other than requirements errors.
