@@ -157,7 +157,7 @@ func (r *initRun) run(ctx context.Context) int {
 		diags = append(diags, treeCheckWarnings(reqs)...)
 	}
 	if diags.HasErrors() {
-		if hasConfigErrors(diags) {
+		if hasConfigErrors(r.withoutInstallerErrors(diags, reqs)) {
 			r.view.Message("config_errors", initConfigErrorText, true)
 		}
 		r.view.Diagnostics(diags)
