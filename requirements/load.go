@@ -58,9 +58,9 @@ func Load(dir string, opts Options) (*Result, hcl.Diagnostics) {
 		diags = append(diags, Check(tree)...)
 	}
 	res, reqDiags := Collect(tree)
-	if !buildDiags.HasErrors() {
-		// OpenTofu stops at a tree that does not build (a module not
-		// installed, a cycle) before it reads provider requirements.
+	if !diags.HasErrors() {
+		// OpenTofu reads provider requirements only from a configuration
+		// that loaded and built without errors.
 		diags = append(diags, reqDiags...)
 	}
 	if !rootDiags.HasErrors() {
