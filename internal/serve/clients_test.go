@@ -152,12 +152,23 @@ const nullConfig = `terraform {
 // whose only installation method is the network mirror at mirrorURL.
 func workDir(t *testing.T, mirrorURL string) (string, map[string]string) {
 	t.Helper()
+	return newWorkDir(t, mirrorURL, "")
+}
+
+// trustingWorkDir is workDir with trust_all_hashes = true on the mirror.
+func trustingWorkDir(t *testing.T, mirrorURL string) (string, map[string]string) {
+	t.Helper()
+	return newWorkDir(t, mirrorURL, "    trust_all_hashes = true\n")
+}
+
+func newWorkDir(t *testing.T, mirrorURL, extra string) (string, map[string]string) {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(nullConfig), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rc := filepath.Join(dir, ".tofurc")
-	cfg := fmt.Sprintf("provider_installation {\n  network_mirror {\n    url = %q\n  }\n}\n", mirrorURL)
+	cfg := fmt.Sprintf("provider_installation {\n  network_mirror {\n    url = %q\n%s  }\n}\n", mirrorURL, extra)
 	if err := os.WriteFile(rc, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -210,11 +221,18 @@ func TestTfdepsLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {
 	serveURL, st := startServe(t)
 	staticURL := staticMirror(t)
 
+	// The user trusts the server (trust_all_hashes = true on its
+	// network_mirror block): providers lock takes its hashes without
+	// downloading. The static mirror is not trusted: each archive is
+	// downloaded and checked, and the lock must come out the same.
 	t.Run("providers lock, four platforms", func(t *testing.T) {
 		shared.upstream.ResetRequests()
 		locks := map[string]string{}
 		for name, url := range map[string]string{"serve": serveURL, "static": staticURL} {
 			dir, env := workDir(t, url)
+			if name == "serve" {
+				dir, env = trustingWorkDir(t, url)
+			}
 			args := []string{"providers", "lock", "-net-mirror=" + url}
 			for _, pl := range fourPlatforms() {
 				args = append(args, "-platform="+pl)
@@ -228,7 +246,7 @@ func TestTfdepsLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {
 		if n := strings.Count(locks["serve"], "h1:"); n != 4 {
 			t.Errorf("lock has %d h1: hashes, want one per platform:\n%s", n, locks["serve"])
 		}
-		// The server vouches for its hashes: no archive was downloaded,
+		// The user trusts the server's hashes: no archive was downloaded,
 		// neither from it nor by it.
 		if n := shared.upstream.Count(registrytest.Archive); n != 0 {
 			t.Errorf("the server downloaded %d archives from upstream, want 0", n)

@@ -1,0 +1,82 @@
+package serve_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tfdeps/tfdeps/internal/registrytest"
+)
+
+// Whether a client takes the server's hashes without downloading is the
+// client's decision: without trust_all_hashes on the server's
+// network_mirror block, providers lock downloads every archive (which the
+// server then fetches from upstream) and records the same lock.
+func TestLockThroughUntrustedServeDownloads(t *testing.T) {
+	url, _ := startServe(t)
+	trusted, env := trustingWorkDir(t, url)
+	tfdeps(t, trusted, env, append(lockArgs(url), "-no-hash-cache")...)
+
+	shared.upstream.ResetRequests()
+	dir, env := workDir(t, url)
+	tfdeps(t, dir, env, append(lockArgs(url), "-no-hash-cache")...)
+	if n := shared.upstream.Count(registrytest.Archive); n != 4 {
+		t.Errorf("the server downloaded %d archives from upstream, want 4 (one per platform)", n)
+	}
+	if diff := cmp.Diff(readLock(t, trusted), readLock(t, dir)); diff != "" {
+		t.Errorf("lock without trust differs from the trusted one (-trusted +untrusted):\n%s", diff)
+	}
+}
+
+// init through a network_mirror with trust_all_hashes = true records, for
+// a provider of registry.opentofu.org, every preferred hash the mirror
+// lists (all platforms) beside the local h1: (init.md §6).
+func TestInitTrustingServeRecordsEveryPlatform(t *testing.T) {
+	url, _ := startServe(t)
+	dir, env := trustingWorkDir(t, url)
+	tfdeps(t, dir, env, "init")
+	lock := readLock(t, dir)
+	for _, pl := range fourPlatforms() {
+		info, err := shared.upstream.Package("hashicorp", "null", "3.2.1", pl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range []string{info.H1, info.ZH()} {
+			if !strings.Contains(lock, `"`+h+`"`) {
+				t.Errorf("lock lacks %s's %s:\n%s", pl, h, lock)
+			}
+		}
+	}
+	if n := strings.Count(lock, `"h1:`) + strings.Count(lock, `"zh:`); n != 8 {
+		t.Errorf("lock has %d hashes, want 8:\n%s", n, lock)
+	}
+}
+
+// The same with OpenTofu: its lock through a trusted tfdeps serve equals
+// tfdeps init's.
+func TestInitTrustingServeAsTofu(t *testing.T) {
+	tofu := os.Getenv("TFDEPS_REFERENCE_TOFU")
+	if tofu == "" {
+		t.Skip("TFDEPS_REFERENCE_TOFU is not set: no OpenTofu binary to run")
+	}
+	url, _ := startServe(t)
+	dir, env := trustingWorkDir(t, url)
+	cmd := exec.Command(tofu, "init", "-no-color")
+	cmd.Dir = dir
+	cmd.Env = []string{"HOME=" + filepath.Join(dir, ".home"), "PATH=" + os.Getenv("PATH"), "TF_CLI_CONFIG_FILE=" + env["TF_CLI_CONFIG_FILE"], "SSL_CERT_FILE=" + shared.caFile}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("tofu init: %v\n%s", err, out)
+	}
+	want := readLock(t, dir)
+
+	dir2, env2 := trustingWorkDir(t, url)
+	tfdeps(t, dir2, env2, "init")
+	if diff := cmp.Diff(want, readLock(t, dir2)); diff != "" {
+		t.Errorf("tfdeps' lock differs from OpenTofu's (-tofu +tfdeps):\n%s", diff)
+	}
+}
