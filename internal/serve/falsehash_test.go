@@ -90,6 +90,19 @@ func TestLockFromLyingMirrorAsTofu(t *testing.T) {
 	}
 	want := readLock(t, dir)
 
+	// OpenTofu's providers lock ignores trust_all_hashes: the same lock.
+	// (tfdeps takes the block as the user's trust: TestLockFromTrustedMirror.)
+	trusting, tenv := trustingWorkDir(t, url)
+	cmd = exec.Command(tofu, append(lockArgs(url), "-no-color")...)
+	cmd.Dir = trusting
+	cmd.Env = []string{"HOME=" + filepath.Join(trusting, ".home"), "PATH=" + os.Getenv("PATH"), "TF_CLI_CONFIG_FILE=" + tenv["TF_CLI_CONFIG_FILE"], "SSL_CERT_FILE=" + shared.caFile}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tofu providers lock, trust_all_hashes: %v\n%s", err, out)
+	}
+	if diff := cmp.Diff(want, readLock(t, trusting)); diff != "" {
+		t.Errorf("tofu's lock with trust_all_hashes differs (-without +with):\n%s", diff)
+	}
+
 	dir2, env2 := workDir(t, url)
 	tfdeps(t, dir2, env2, lockArgs(url)...)
 	if diff := cmp.Diff(want, readLock(t, dir2)); diff != "" {
@@ -117,5 +130,22 @@ func TestLockFromLyingMirrorKeepsFalseHashesOut(t *testing.T) {
 	}
 	if n := strings.Count(out, "(verified checksum)"); n != 4 {
 		t.Errorf("output:\n%s", out)
+	}
+}
+
+// A mirror the user trusts (trust_all_hashes = true on its network_mirror
+// block) is taken at its word: its listed hashes are recorded without a
+// download, false ones included where a platform lists one h1: and at most
+// one zh: (linux_amd64 here); the others are downloaded and checked.
+func TestLockFromTrustedMirror(t *testing.T) {
+	url := lyingMirror(t)
+	dir, env := trustingWorkDir(t, url)
+	tfdeps(t, dir, env, append(lockArgs(url), "-no-hash-cache")...)
+	lock := readLock(t, dir)
+	if !strings.Contains(lock, falseH1) {
+		t.Errorf("lock lacks the trusted mirror's linux_amd64 h1:\n%s", lock)
+	}
+	if strings.Contains(lock, falseZH) {
+		t.Errorf("lock records darwin_arm64's extra zh:, which needs a download to check:\n%s", lock)
 	}
 }
