@@ -141,6 +141,32 @@ func tfdeps(t *testing.T, dir string, env map[string]string, args ...string) str
 	return stdout.String()
 }
 
+// referenceTofu is the OpenTofu binary TFDEPS_REFERENCE_TOFU names; the
+// test skips without it.
+func referenceTofu(t *testing.T) string {
+	t.Helper()
+	tofu := os.Getenv("TFDEPS_REFERENCE_TOFU")
+	if tofu == "" {
+		t.Skip("TFDEPS_REFERENCE_TOFU is not set: no OpenTofu binary to run")
+	}
+	return tofu
+}
+
+// runTofu runs tofu (with -no-color) in dir with env's CLI configuration,
+// a HOME of its own and the test CA, and returns its output; the test
+// fails when tofu does.
+func runTofu(t *testing.T, tofu, dir string, env map[string]string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(tofu, append(args, "-no-color")...)
+	cmd.Dir = dir
+	cmd.Env = []string{"HOME=" + filepath.Join(dir, ".home"), "PATH=" + os.Getenv("PATH"), "TF_CLI_CONFIG_FILE=" + env["TF_CLI_CONFIG_FILE"], "SSL_CERT_FILE=" + shared.caFile}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("tofu %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
+	}
+	return string(out)
+}
+
 const nullConfig = `terraform {
   required_providers {
     null = { source = "hashicorp/null", version = "3.2.1" }
@@ -270,22 +296,13 @@ func TestTfdepsLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {
 }
 
 func TestTofuLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {
-	tofu := os.Getenv("TFDEPS_REFERENCE_TOFU")
-	if tofu == "" {
-		t.Skip("TFDEPS_REFERENCE_TOFU is not set: no OpenTofu binary to run")
-	}
+	tofu := referenceTofu(t)
 	serveURL, _ := startServe(t)
 	staticURL := staticMirror(t)
 	locks := map[string]string{}
 	for name, url := range map[string]string{"serve": serveURL, "static": staticURL} {
 		dir, env := workDir(t, url)
-		cmd := exec.Command(tofu, "init", "-no-color")
-		cmd.Dir = dir
-		cmd.Env = []string{"HOME=" + filepath.Join(dir, ".home"), "PATH=" + os.Getenv("PATH"), "TF_CLI_CONFIG_FILE=" + env["TF_CLI_CONFIG_FILE"], "SSL_CERT_FILE=" + shared.caFile}
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("tofu init through %s: %v\n%s", name, err, out)
-		}
+		runTofu(t, tofu, dir, env, "init")
 		locks[name] = readLock(t, dir)
 	}
 	if diff := cmp.Diff(locks["static"], locks["serve"]); diff != "" {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,30 +74,16 @@ func lockArgs(url string) []string {
 // h1: of each unpacked package and the listed hashes that matched the
 // archive; the false ones are left out. tfdeps records the same.
 func TestLockFromLyingMirrorAsTofu(t *testing.T) {
-	tofu := os.Getenv("TFDEPS_REFERENCE_TOFU")
-	if tofu == "" {
-		t.Skip("TFDEPS_REFERENCE_TOFU is not set: no OpenTofu binary to run")
-	}
+	tofu := referenceTofu(t)
 	url := lyingMirror(t)
 	dir, env := workDir(t, url)
-	cmd := exec.Command(tofu, append(lockArgs(url), "-no-color")...)
-	cmd.Dir = dir
-	cmd.Env = []string{"HOME=" + filepath.Join(dir, ".home"), "PATH=" + os.Getenv("PATH"), "TF_CLI_CONFIG_FILE=" + env["TF_CLI_CONFIG_FILE"], "SSL_CERT_FILE=" + shared.caFile}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("tofu providers lock: %v\n%s", err, out)
-	}
+	runTofu(t, tofu, dir, env, lockArgs(url)...)
 	want := readLock(t, dir)
 
 	// OpenTofu's providers lock ignores trust_all_hashes: the same lock.
 	// (tfdeps takes the block as the user's trust: TestLockFromTrustedMirror.)
 	trusting, tenv := trustingWorkDir(t, url)
-	cmd = exec.Command(tofu, append(lockArgs(url), "-no-color")...)
-	cmd.Dir = trusting
-	cmd.Env = []string{"HOME=" + filepath.Join(trusting, ".home"), "PATH=" + os.Getenv("PATH"), "TF_CLI_CONFIG_FILE=" + tenv["TF_CLI_CONFIG_FILE"], "SSL_CERT_FILE=" + shared.caFile}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("tofu providers lock, trust_all_hashes: %v\n%s", err, out)
-	}
+	runTofu(t, tofu, trusting, tenv, lockArgs(url)...)
 	if diff := cmp.Diff(want, readLock(t, trusting)); diff != "" {
 		t.Errorf("tofu's lock with trust_all_hashes differs (-without +with):\n%s", diff)
 	}

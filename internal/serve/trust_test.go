@@ -1,9 +1,6 @@
 package serve_test
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -59,19 +56,10 @@ func TestInitTrustingServeRecordsEveryPlatform(t *testing.T) {
 // The same with OpenTofu: its lock through a trusted tfdeps serve equals
 // tfdeps init's.
 func TestInitTrustingServeAsTofu(t *testing.T) {
-	tofu := os.Getenv("TFDEPS_REFERENCE_TOFU")
-	if tofu == "" {
-		t.Skip("TFDEPS_REFERENCE_TOFU is not set: no OpenTofu binary to run")
-	}
+	tofu := referenceTofu(t)
 	url, _ := startServe(t)
 	dir, env := trustingWorkDir(t, url)
-	cmd := exec.Command(tofu, "init", "-no-color")
-	cmd.Dir = dir
-	cmd.Env = []string{"HOME=" + filepath.Join(dir, ".home"), "PATH=" + os.Getenv("PATH"), "TF_CLI_CONFIG_FILE=" + env["TF_CLI_CONFIG_FILE"], "SSL_CERT_FILE=" + shared.caFile}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("tofu init: %v\n%s", err, out)
-	}
+	runTofu(t, tofu, dir, env, "init")
 	want := readLock(t, dir)
 
 	dir2, env2 := trustingWorkDir(t, url)
