@@ -1,6 +1,9 @@
 package serve_test
 
 import (
+	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -66,5 +69,57 @@ func TestInitTrustingServeAsTofu(t *testing.T) {
 	tfdeps(t, dir2, env2, "init")
 	if diff := cmp.Diff(want, readLock(t, dir2)); diff != "" {
 		t.Errorf("tfdeps' lock differs from OpenTofu's (-tofu +tfdeps):\n%s", diff)
+	}
+}
+
+// otherHostMirror serves the static mirror with the provider moved from
+// registry.opentofu.org to other.example (a network mirror is asked for
+// any host; other.example itself is never contacted).
+func otherHostMirror(t *testing.T) string {
+	t.Helper()
+	dir := staticMirrorDir(t)
+	if err := os.Rename(filepath.Join(dir, "registry.opentofu.org"), filepath.Join(dir, "other.example")); err != nil {
+		t.Fatal(err)
+	}
+	return tlsServer(t, http.FileServer(http.Dir(dir)))
+}
+
+// otherHostWorkDir is trustingWorkDir requiring other.example/hashicorp/null.
+func otherHostWorkDir(t *testing.T, url string) (string, map[string]string) {
+	t.Helper()
+	dir, env := trustingWorkDir(t, url)
+	cfg := strings.Replace(nullConfig, `"hashicorp/null"`, `"other.example/hashicorp/null"`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, env
+}
+
+// For a provider of another host, OpenTofu records no hash a trusted
+// mirror reports but does not match the package (init.md §6: they are not
+// "signed" when enforcement applies); tfdeps init records the same.
+func TestInitTrustingMirrorOtherHostAsTofu(t *testing.T) {
+	tofu := referenceTofu(t)
+	url := otherHostMirror(t)
+	dir, env := otherHostWorkDir(t, url)
+	runTofu(t, tofu, dir, env, "init")
+	want := readLock(t, dir)
+
+	dir2, env2 := otherHostWorkDir(t, url)
+	tfdeps(t, dir2, env2, "init")
+	if diff := cmp.Diff(want, readLock(t, dir2)); diff != "" {
+		t.Errorf("tfdeps' lock differs from OpenTofu's (-tofu +tfdeps):\n%s", diff)
+	}
+}
+
+// Without OpenTofu at hand: the lock holds the package's own h1: and zh:
+// only, not the other platforms' hashes the mirror lists.
+func TestInitTrustingMirrorOtherHostRecordsOwnHashes(t *testing.T) {
+	url := otherHostMirror(t)
+	dir, env := otherHostWorkDir(t, url)
+	tfdeps(t, dir, env, "init")
+	lock := readLock(t, dir)
+	if n := strings.Count(lock, `"h1:`) + strings.Count(lock, `"zh:`); n != 2 {
+		t.Errorf("lock has %d hashes, want 2 (this platform's h1: and zh:):\n%s", n, lock)
 	}
 }
