@@ -61,13 +61,18 @@ func TestInitTrustingServeRecordsEveryPlatform(t *testing.T) {
 func TestInitTrustingServeAsTofu(t *testing.T) {
 	tofu := referenceTofu(t)
 	url, _ := startServe(t)
-	dir, env := trustingWorkDir(t, url)
-	runTofu(t, tofu, dir, env, "init")
-	want := readLock(t, dir)
+	initLikeTofu(t, tofu, func() (string, map[string]string) { return trustingWorkDir(t, url) })
+}
 
-	dir2, env2 := trustingWorkDir(t, url)
+// initLikeTofu runs tofu init and tfdeps init, each in a directory of
+// newDir, and compares their lock files.
+func initLikeTofu(t *testing.T, tofu string, newDir func() (string, map[string]string)) {
+	t.Helper()
+	dir, env := newDir()
+	runTofu(t, tofu, dir, env, "init")
+	dir2, env2 := newDir()
 	tfdeps(t, dir2, env2, "init")
-	if diff := cmp.Diff(want, readLock(t, dir2)); diff != "" {
+	if diff := cmp.Diff(readLock(t, dir), readLock(t, dir2)); diff != "" {
 		t.Errorf("tfdeps' lock differs from OpenTofu's (-tofu +tfdeps):\n%s", diff)
 	}
 }
@@ -101,15 +106,7 @@ func otherHostWorkDir(t *testing.T, url string) (string, map[string]string) {
 func TestInitTrustingMirrorOtherHostAsTofu(t *testing.T) {
 	tofu := referenceTofu(t)
 	url := otherHostMirror(t)
-	dir, env := otherHostWorkDir(t, url)
-	runTofu(t, tofu, dir, env, "init")
-	want := readLock(t, dir)
-
-	dir2, env2 := otherHostWorkDir(t, url)
-	tfdeps(t, dir2, env2, "init")
-	if diff := cmp.Diff(want, readLock(t, dir2)); diff != "" {
-		t.Errorf("tfdeps' lock differs from OpenTofu's (-tofu +tfdeps):\n%s", diff)
-	}
+	initLikeTofu(t, tofu, func() (string, map[string]string) { return otherHostWorkDir(t, url) })
 }
 
 // Without OpenTofu at hand: the lock holds the package's own h1: and zh:
