@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -212,4 +213,67 @@ func (file *File) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 // cantOverride is error C9 for a nested block an override file may not hold.
 func cantOverride(block *hcl.Block) *hcl.Diagnostic {
 	return errorDiag(fmt.Sprintf("Can't override %s blocks", block.Type), fmt.Sprintf("Override files cannot override %q blocks.", block.Type), block.DefRange.Ptr())
+}
+
+// sourceOnly returns what a loaded module keeps of a parsed file once its
+// declarations are decoded: the bytes, for diagnostics' snippets and the
+// renderer's expression text, and navigation ("in resource "a" "b"") that
+// parses the file again the first time a diagnostic asks for it. The syntax
+// tree itself is dropped: the decoded declarations hold the expressions
+// they need, and the tree's blocks and bodies were most of a loaded
+// configuration's memory (tofu keeps them; it uses about as much memory
+// again).
+func sourceOnly(f *hcl.File, name string) *hcl.File {
+	if f == nil || f.Nav == nil {
+		return f
+	}
+	return &hcl.File{
+		Body:  missingItemBody{Body: hcl.EmptyBody(), missing: f.Body.MissingItemRange()},
+		Bytes: f.Bytes,
+		Nav:   &lazyNav{name: name, src: f.Bytes},
+	}
+}
+
+// missingItemBody is an empty body that keeps the parsed body's missing
+// item range (hcled.ContextDefRange falls back to it).
+type missingItemBody struct {
+	hcl.Body
+	missing hcl.Range
+}
+
+func (b missingItemBody) MissingItemRange() hcl.Range { return b.missing }
+
+// lazyNav answers hcled's navigation questions by parsing the file again,
+// once, on first use.
+type lazyNav struct {
+	name string
+	src  []byte
+	once sync.Once
+	nav  any
+}
+
+func (n *lazyNav) parsed() any {
+	n.once.Do(func() {
+		if f, _ := parseFile(n.name, n.src); f != nil {
+			n.nav = f.Nav
+		}
+	})
+	return n.nav
+}
+
+// ContextString is hcled.ContextString on the parsed file.
+func (n *lazyNav) ContextString(offset int) string {
+	if c, ok := n.parsed().(interface{ ContextString(int) string }); ok {
+		return c.ContextString(offset)
+	}
+	return ""
+}
+
+// ContextDefRange is hcled.ContextDefRange on the parsed file (an empty
+// range when it has none).
+func (n *lazyNav) ContextDefRange(offset int) hcl.Range {
+	if c, ok := n.parsed().(interface{ ContextDefRange(int) hcl.Range }); ok {
+		return c.ContextDefRange(offset)
+	}
+	return hcl.Range{}
 }
