@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hcled"
+	"github.com/hashicorp/hcl/v2/hclparse"
 )
 
 // TestParsedFilesNavigation: a loaded module keeps only the bytes of its
@@ -16,7 +16,7 @@ import (
 // ...") is still the one the parsed file gives.
 func TestParsedFilesNavigation(t *testing.T) {
 	files := map[string]string{
-		"main.tf": "variable \"v\" {\n  default = 1\n}\n\nresource \"aws_instance\" \"a\" {\n  ami = \"x\"\n  lifecycle {\n    ignore_changes = [ami]\n  }\n}\n",
+		"main.tf":       "variable \"v\" {\n  default = 1\n}\n\nresource \"aws_instance\" \"a\" {\n  ami = \"x\"\n  lifecycle {\n    ignore_changes = [ami]\n  }\n}\n",
 		"extra.tf.json": `{"resource": {"aws_instance": {"b": {"ami": "y"}}}, "output": {"o": {"value": "z"}}}`,
 	}
 	dir := t.TempDir()
