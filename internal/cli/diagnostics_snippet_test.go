@@ -32,7 +32,9 @@ func TestJSONSnippetScansNearbyLines(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	pos := func(b int) hcl.Pos { return hcl.Pos{Line: 1 + strings.Count(string(src[:b]), "\n"), Column: 1, Byte: b} }
+	pos := func(b int) hcl.Pos {
+		return hcl.Pos{Line: 1 + strings.Count(string(src[:b]), "\n"), Column: 1, Byte: b}
+	}
 	for start := 0; start <= len(src); start++ {
 		for end := start; end <= len(src); end++ {
 			rng := hcl.Range{Filename: "main.tf", Start: pos(start), End: pos(end)}
