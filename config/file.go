@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 
@@ -244,26 +245,56 @@ type missingItemBody struct {
 func (b missingItemBody) MissingItemRange() hcl.Range { return b.missing }
 
 // lazyNav answers hcled's navigation questions by parsing the file again,
-// once, on first use.
+// once, on first use. In native syntax it finds the enclosing top-level
+// block by binary search, where hclsyntax's navigation tries every block
+// (many diagnostics in a large file were quadratic); the answers are the
+// same.
 type lazyNav struct {
 	name string
 	src  []byte
 	once sync.Once
 	nav  any
+	// blocks are the top-level blocks of a native file, in source order.
+	blocks hclsyntax.Blocks
 }
 
 func (n *lazyNav) parsed() any {
 	n.once.Do(func() {
 		if f, _ := parseFile(n.name, n.src); f != nil {
 			n.nav = f.Nav
+			if body, ok := f.Body.(*hclsyntax.Body); ok {
+				n.blocks = body.Blocks
+			}
 		}
 	})
 	return n.nav
 }
 
+// block returns the top-level block of a native file holding offset.
+func (n *lazyNav) block(offset int) (*hclsyntax.Block, bool) {
+	i := sort.Search(len(n.blocks), func(i int) bool { return n.blocks[i].Range().End.Byte > offset })
+	if i < len(n.blocks) && n.blocks[i].Range().ContainsOffset(offset) {
+		return n.blocks[i], true
+	}
+	return nil, false
+}
+
 // ContextString is hcled.ContextString on the parsed file.
 func (n *lazyNav) ContextString(offset int) string {
-	if c, ok := n.parsed().(interface{ ContextString(int) string }); ok {
+	nav := n.parsed()
+	if n.blocks != nil {
+		b, ok := n.block(offset)
+		if !ok {
+			return ""
+		}
+		var out strings.Builder
+		out.WriteString(b.Type)
+		for _, l := range b.Labels {
+			fmt.Fprintf(&out, " %q", l)
+		}
+		return out.String()
+	}
+	if c, ok := nav.(interface{ ContextString(int) string }); ok {
 		return c.ContextString(offset)
 	}
 	return ""
@@ -272,7 +303,14 @@ func (n *lazyNav) ContextString(offset int) string {
 // ContextDefRange is hcled.ContextDefRange on the parsed file (an empty
 // range when it has none).
 func (n *lazyNav) ContextDefRange(offset int) hcl.Range {
-	if c, ok := n.parsed().(interface{ ContextDefRange(int) hcl.Range }); ok {
+	nav := n.parsed()
+	if n.blocks != nil {
+		if b, ok := n.block(offset); ok {
+			return b.DefRange()
+		}
+		return hcl.Range{}
+	}
+	if c, ok := nav.(interface{ ContextDefRange(int) hcl.Range }); ok {
 		return c.ContextDefRange(offset)
 	}
 	return hcl.Range{}

@@ -16,7 +16,7 @@ import (
 // ...") is still the one the parsed file gives.
 func TestParsedFilesNavigation(t *testing.T) {
 	files := map[string]string{
-		"main.tf":       "variable \"v\" {\n  default = 1\n}\n\nresource \"aws_instance\" \"a\" {\n  ami = \"x\"\n  lifecycle {\n    ignore_changes = [ami]\n  }\n}\n",
+		"main.tf":       "variable \"v\" {\n  default = 1\n}\n\nresource \"aws_instance\" \"a\" {\n  ami = \"x\"\n  lifecycle {\n    ignore_changes = [ami]\n  }\n}\n# between\nlocals {\n  l = 1\n}\nterraform {}\n",
 		"extra.tf.json": `{"resource": {"aws_instance": {"b": {"ami": "y"}}}, "output": {"o": {"value": "z"}}}`,
 	}
 	dir := t.TempDir()
