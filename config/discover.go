@@ -129,6 +129,9 @@ func DiscoverFiles(fsys FileSystem, dir, testsDir string) (Files, hcl.Diagnostic
 	}
 	files.Primary = applyTofuPrecedence(files.Primary)
 	files.Override = applyTofuPrecedence(files.Override)
+	if diag := checkFileCount(dir, files); diag != nil {
+		return Files{}, append(diags, diag)
+	}
 	return files, diags
 }
 
