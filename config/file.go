@@ -45,6 +45,9 @@ type File struct {
 	// locals and terraform blocks; Languages its language blocks.
 	LocalsBlocks    []*Block
 	TerraformBlocks []*Block
+	// coreConstraints are the file's required_version arguments, read in
+	// the Terraform flavour only (terraformModuleConstraints).
+	coreConstraints []*hcl.Attribute
 	Languages       []*Block
 
 	// Diagnostics are this file's parse, core-version (config-loading.md

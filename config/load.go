@@ -172,6 +172,11 @@ func parseAndDecode(name string, src []byte, override bool, core coreVersion) (f
 	}()
 	hf, parseDiags := parseFile(name, src)
 	file = decodeFile(hf, name, override, core)
+	if core.flavour == flavour.Terraform && hf != nil && hf.Body != nil {
+		// Terraform reads required_version from every file; take it before
+		// the parsed body is let go.
+		file.coreConstraints, _ = terraformCoreConstraints(hf.Body)
+	}
 	file.HCL = sourceOnly(hf, name)
 	file.Diagnostics = append(parseDiags, file.Diagnostics...)
 	return file
