@@ -40,6 +40,16 @@ while read -r dir name; do
 	echo "$status $dir $name $(( $(date +%s) - start ))s execs=${execs:-?}"
 	if [ "$status" = FAIL ]; then
 		sed -n '/--- FAIL/,$p' "$log" | head -40
+		# A worker that died (killed from outside, out of memory) leaves an
+		# input that may not fail: say whether it does.
+		input=$(grep -o 'Failing input written to testdata/fuzz/[^ ]*' "$log" | tail -1 | sed 's/.*testdata\/fuzz\/[^/]*\///')
+		if [ -n "$input" ]; then
+			if go test -run "^${name}/${input}\$" "$dir" >/dev/null 2>&1; then
+				echo "   input $input does not fail when run again (the worker died: killed or out of memory?)"
+			else
+				echo "   input $input fails when run again"
+			fi
+		fi
 	fi
 	rm -f "$log"
 done <<<"$targets"

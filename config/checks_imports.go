@@ -106,6 +106,9 @@ func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 		inModule = tr.RootName() == "module"
 		typ, static := importTarget(tr)
 		imp.ToType = typ
+		if !inModule {
+			imp.StaticTo = importStaticKey(tr)
+		}
 		if abs, absDiags := hcl.AbsTraversalForExpr(to); !absDiags.HasErrors() && static {
 			imp.ResolvedTo = traversalString(abs)
 		}
@@ -117,6 +120,7 @@ func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 		ref, refDiags := decodeProviderConfigRef(attr.Expr, "provider")
 		diags = append(diags, refDiags...)
 		imp.ProviderConfigRef = ref
+		imp.ProviderDeclRange = attr.Range
 	}
 	if attr, ok := content.Attributes["for_each"]; ok {
 		imp.ForEach = attr.Expr
@@ -183,4 +187,26 @@ func importTarget(tr hcl.Traversal) (string, bool) {
 		return "", false
 	}
 	return names[i], true
+}
+
+// importStaticKey is the module-local key of the resource a root-relative
+// import target traversal names (TYPE.NAME or data.TYPE.NAME), with its
+// index steps ignored; "" when the traversal names no resource.
+func importStaticKey(tr hcl.Traversal) string {
+	var names []string
+	for _, step := range tr {
+		switch st := step.(type) {
+		case hcl.TraverseRoot:
+			names = append(names, st.Name)
+		case hcl.TraverseAttr:
+			names = append(names, st.Name)
+		}
+	}
+	if len(names) >= 3 && names[0] == "data" {
+		return "data." + names[1] + "." + names[2]
+	}
+	if len(names) >= 2 && names[0] != "data" {
+		return names[0] + "." + names[1]
+	}
+	return ""
 }

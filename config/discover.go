@@ -132,6 +132,9 @@ func DiscoverFiles(fsys FileSystem, dir, testsDir string, f flavour.Flavour) (Fi
 	}
 	files.Primary = applyTofuPrecedence(files.Primary)
 	files.Override = applyTofuPrecedence(files.Override)
+	if diag := checkFileCount(dir, files); diag != nil {
+		return Files{}, append(diags, diag)
+	}
 	return files, diags
 }
 

@@ -2,7 +2,9 @@ package config
 
 import (
 	"fmt"
+	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -43,6 +45,9 @@ type File struct {
 	// locals and terraform blocks; Languages its language blocks.
 	LocalsBlocks    []*Block
 	TerraformBlocks []*Block
+	// coreConstraints are the file's required_version arguments, read in
+	// the Terraform flavour only (terraformModuleConstraints).
+	coreConstraints []*hcl.Attribute
 	Languages       []*Block
 
 	// Diagnostics are this file's parse, core-version (config-loading.md
@@ -216,4 +221,104 @@ func (file *File) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 // cantOverride is error C9 for a nested block an override file may not hold.
 func cantOverride(block *hcl.Block) *hcl.Diagnostic {
 	return errorDiag(fmt.Sprintf("Can't override %s blocks", block.Type), fmt.Sprintf("Override files cannot override %q blocks.", block.Type), block.DefRange.Ptr())
+}
+
+// sourceOnly returns what a loaded module keeps of a parsed file once its
+// declarations are decoded: the bytes, for diagnostics' snippets and the
+// renderer's expression text, and navigation ("in resource "a" "b"") that
+// parses the file again the first time a diagnostic asks for it. The syntax
+// tree itself is dropped: the decoded declarations hold the expressions
+// they need, and the tree's blocks and bodies were most of a loaded
+// configuration's memory (tofu keeps them; it uses about as much memory
+// again).
+func sourceOnly(f *hcl.File, name string) *hcl.File {
+	if f == nil || f.Nav == nil {
+		return f
+	}
+	return &hcl.File{
+		Body:  missingItemBody{Body: hcl.EmptyBody(), missing: f.Body.MissingItemRange()},
+		Bytes: f.Bytes,
+		Nav:   &lazyNav{name: name, src: f.Bytes},
+	}
+}
+
+// missingItemBody is an empty body that keeps the parsed body's missing
+// item range (hcled.ContextDefRange falls back to it).
+type missingItemBody struct {
+	hcl.Body
+	missing hcl.Range
+}
+
+func (b missingItemBody) MissingItemRange() hcl.Range { return b.missing }
+
+// lazyNav answers hcled's navigation questions by parsing the file again,
+// once, on first use. In native syntax it finds the enclosing top-level
+// block by binary search, where hclsyntax's navigation tries every block
+// (many diagnostics in a large file were quadratic); the answers are the
+// same.
+type lazyNav struct {
+	name string
+	src  []byte
+	once sync.Once
+	nav  any
+	// blocks are the top-level blocks of a native file, in source order.
+	blocks hclsyntax.Blocks
+}
+
+func (n *lazyNav) parsed() any {
+	n.once.Do(func() {
+		if f, _ := parseFile(n.name, n.src); f != nil {
+			n.nav = f.Nav
+			if body, ok := f.Body.(*hclsyntax.Body); ok {
+				n.blocks = body.Blocks
+			}
+		}
+	})
+	return n.nav
+}
+
+// block returns the top-level block of a native file holding offset.
+func (n *lazyNav) block(offset int) (*hclsyntax.Block, bool) {
+	i := sort.Search(len(n.blocks), func(i int) bool { return n.blocks[i].Range().End.Byte > offset })
+	if i < len(n.blocks) && n.blocks[i].Range().ContainsOffset(offset) {
+		return n.blocks[i], true
+	}
+	return nil, false
+}
+
+// ContextString is hcled.ContextString on the parsed file.
+func (n *lazyNav) ContextString(offset int) string {
+	nav := n.parsed()
+	if n.blocks != nil {
+		b, ok := n.block(offset)
+		if !ok {
+			return ""
+		}
+		var out strings.Builder
+		out.WriteString(b.Type)
+		for _, l := range b.Labels {
+			fmt.Fprintf(&out, " %q", l)
+		}
+		return out.String()
+	}
+	if c, ok := nav.(interface{ ContextString(int) string }); ok {
+		return c.ContextString(offset)
+	}
+	return ""
+}
+
+// ContextDefRange is hcled.ContextDefRange on the parsed file (an empty
+// range when it has none).
+func (n *lazyNav) ContextDefRange(offset int) hcl.Range {
+	nav := n.parsed()
+	if n.blocks != nil {
+		if b, ok := n.block(offset); ok {
+			return b.DefRange()
+		}
+		return hcl.Range{}
+	}
+	if c, ok := nav.(interface{ ContextDefRange(int) hcl.Range }); ok {
+		return c.ContextDefRange(offset)
+	}
+	return hcl.Range{}
 }

@@ -100,10 +100,7 @@ func terraformCoreConstraints(body hcl.Body) ([]*hcl.Attribute, hcl.Diagnostics)
 func terraformModuleConstraints(files []*File, numPrimary int) []*hcl.Attribute {
 	var attrs []*hcl.Attribute
 	for i, f := range files {
-		if f.HCL == nil || f.HCL.Body == nil {
-			continue
-		}
-		a, _ := terraformCoreConstraints(f.HCL.Body)
+		a := f.coreConstraints
 		if i >= numPrimary && len(a) > 0 {
 			attrs = nil
 		}

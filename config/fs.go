@@ -1,6 +1,7 @@
 package config
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -38,7 +39,39 @@ func (o OSFileSystem) ReadDir(name string) ([]fs.DirEntry, error) {
 // than MaxFileSize is a *FileTooLargeError.
 func (o OSFileSystem) ReadFile(name string) ([]byte, error) {
 	f, err := os.Open(o.path(name))
+	if err == nil {
+		if st, statErr := f.Stat(); statErr == nil && st.Mode().IsRegular() && st.Size() <= MaxFileSize {
+			defer f.Close()
+			return readSized(name, f, int(st.Size()))
+		}
+	}
 	return readLimited(name, f, err)
+}
+
+// readSized reads a regular file of about size bytes into a buffer of that
+// capacity (io.ReadAll's doubling would keep up to twice the bytes alive
+// for as long as the module is loaded), still refusing more than
+// MaxFileSize bytes should the file grow meanwhile.
+func readSized(name string, r io.Reader, size int) ([]byte, error) {
+	buf := make([]byte, 0, size+1) // +1: EOF is seen without growing
+	r = io.LimitReader(r, MaxFileSize+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(buf) > MaxFileSize {
+		return nil, &FileTooLargeError{Name: name}
+	}
+	return buf, nil
 }
 
 // FS adapts an io/fs file system (for example testing/fstest.MapFS or

@@ -64,3 +64,44 @@ func readLimited(name string, f io.ReadCloser, err error) ([]byte, error) {
 	}
 	return src, nil
 }
+
+// MaxModuleFiles is the most configuration files (primary, override and
+// test files together) tfdeps reads from one module directory: 10,000,
+// some hundred times what real modules hold.
+const MaxModuleFiles = 10000
+
+// checkFileCount refuses a module directory with more than MaxModuleFiles
+// configuration files, before any is read.
+func checkFileCount(dir string, files Files) *hcl.Diagnostic {
+	n := len(files.Primary) + len(files.Override) + len(files.Tests)
+	if n <= MaxModuleFiles {
+		return nil
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Too many configuration files",
+		Detail: fmt.Sprintf("The module directory %s holds %d configuration files, more than tfdeps' limit of %d files in one module.",
+			dir, n, MaxModuleFiles),
+	}
+}
+
+// MaxModules is the most module calls a module tree may hold: 10,000, far
+// more than real configurations have. It bounds trees that repeat without
+// a cycle (each module calling the next twice doubles the tree per level).
+const MaxModules = 10000
+
+// countModule counts the module call req as BuildTree follows it. Past
+// MaxModules it says to stop, with an error naming the limit and the
+// call the first time.
+func (b *treeBuilder) countModule(req *ModuleRequest) (stop bool, diag *hcl.Diagnostic) {
+	b.modules++
+	switch {
+	case b.modules <= MaxModules:
+		return false, nil
+	case b.modules > MaxModules+1:
+		return true, nil
+	}
+	return true, errorDiag("Too many modules", fmt.Sprintf(
+		"The module call %s (%s) is module call number %d of this configuration's module tree, more than tfdeps' limit of %d. Check the configuration for module calls that repeat (each module calling the next more than once doubles the tree at every level).",
+		modulePathString(req.Path), callPos(req.Call), b.modules, MaxModules), req.Call.DeclRange.Ptr())
+}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
@@ -113,5 +114,65 @@ func TestLoadRefusesBinary(t *testing.T) {
 	_, diags := LoadDir(dir)
 	if len(diags) != 1 || diags[0].Summary != "Not a configuration file" || diags[0].Subject == nil {
 		t.Fatalf("diagnostics = %v, want one", diags)
+	}
+}
+
+// TestModuleCountLimit: a tree that doubles at every level without a cycle
+// (each module calls the next twice, each level a new directory) stops at
+// MaxModules calls with one error naming the limit and the call.
+func TestModuleCountLimit(t *testing.T) {
+	src := "module \"a\" {\n  source = \"./m\"\n}\nmodule \"b\" {\n  source = \"./m\"\n}\n"
+	fsys := FS(fstest.MapFS{"main.tf": {Data: []byte(src)}})
+	root, diags := LoadDir(".", WithFileSystem(fsys))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	leaf, diags := LoadDir(".", WithFileSystem(FS(fstest.MapFS{"main.tf": {Data: []byte("")}})))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	// Levels 1 to 13 call the next level twice; level 14 calls nothing:
+	// 2^15-2 = 32,766 calls in all.
+	calls := 0
+	w := ModuleWalkerFunc(func(req *ModuleRequest) (*Module, string, hcl.Diagnostics) {
+		calls++
+		if len(req.Path) == 14 {
+			return leaf, "leaf", nil
+		}
+		return root, fmt.Sprintf("d%d", len(req.Path)), nil
+	})
+	tree, diags := BuildTree(root, w, WithFileSystem(fsys))
+	if calls != MaxModules {
+		t.Errorf("walker called %d times, want %d", calls, MaxModules)
+	}
+	nodes := 0
+	tree.Walk(func(*Tree) { nodes++ })
+	if nodes != MaxModules+1 {
+		t.Errorf("tree has %d modules, want %d and the root", nodes, MaxModules)
+	}
+	// Call number 10,001 in depth-first order, names sorted.
+	want := []string{"error Too many modules @main.tf:1,1 | The module call module.a.module.b.module.a.module.a.module.b.module.b.module.b.module.a.module.a.module.a.module.a.module.b.module.a.module.a (main.tf:1) is module call number 10001 of this configuration's module tree, more than tfdeps' limit of 10000. Check the configuration for module calls that repeat (each module calling the next more than once doubles the tree at every level)."}
+	if diff := cmp.Diff(want, diagLines(diags)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestFileCountLimit: a module directory with more than MaxModuleFiles
+// configuration files is refused before any file is read, with the
+// directory and the limit in the error; other files do not count.
+func TestFileCountLimit(t *testing.T) {
+	files := fstest.MapFS{}
+	for i := 0; i < MaxModuleFiles; i++ {
+		files[fmt.Sprintf("f%05d.tf", i)] = &fstest.MapFile{Data: []byte("locals {}\n")}
+		files[fmt.Sprintf("f%05d.txt", i)] = &fstest.MapFile{}
+	}
+	if _, diags := LoadDir(".", WithFileSystem(FS(files))); len(diags) != 0 {
+		t.Fatalf("%d files: %v", MaxModuleFiles, diags)
+	}
+	files["z_override.tf.json"] = &fstest.MapFile{Data: []byte("{}")}
+	_, diags := LoadDir(".", WithFileSystem(FS(files)))
+	want := []string{"error Too many configuration files @- | The module directory . holds 10001 configuration files, more than tfdeps' limit of 10000 files in one module."}
+	if diff := cmp.Diff(want, diagLines(diags)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

@@ -21,6 +21,9 @@ type options struct {
 	flavour     flavour.Flavour
 	parallelism int
 	static      staticOptions
+	// noResourceConfig drops resources' configuration arguments after
+	// loading (WithoutResourceConfig).
+	noResourceConfig bool
 }
 
 // WithFileSystem reads files through fsys instead of the operating system.
@@ -38,6 +41,17 @@ func WithTofuVersion(v string) Option { return func(o *options) { o.tofuVersion 
 // WithParallelism bounds how many files are parsed at once (default
 // GOMAXPROCS).
 func WithParallelism(n int) Option { return func(o *options) { o.parallelism = n } }
+
+// WithoutResourceConfig drops each resource's configuration (its arguments
+// and blocks other than meta-arguments: Resource.Config) once the module is
+// loaded and its diagnostics reported, for callers that need requirements
+// and diagnostics only. What the meta-arguments decode to (provider, count,
+// for_each, depends_on, lifecycle, connection, provisioners) is kept.
+// Module.Document then has no resource arguments: do not render it.
+//
+// The configuration is most of a large module's memory (the expressions
+// of every resource argument): requirements.Load uses this.
+func WithoutResourceConfig() Option { return func(o *options) { o.noResourceConfig = true } }
 
 func newOptions(opts []Option) options {
 	o := options{fsys: OSFileSystem{}, tofuVersion: DefaultTofuVersion, parallelism: runtime.GOMAXPROCS(0)}
@@ -86,6 +100,9 @@ func LoadDir(dir string, opts ...Option) (*Module, hcl.Diagnostics) {
 	}
 	if o.flavour == flavour.Terraform {
 		m.coreConstraints = terraformModuleConstraints(decoded, len(files.Primary))
+	}
+	if o.noResourceConfig {
+		m.dropResourceConfig()
 	}
 	return m, diags
 }
@@ -155,7 +172,12 @@ func parseAndDecode(name string, src []byte, override bool, core coreVersion) (f
 	}()
 	hf, parseDiags := parseFile(name, src)
 	file = decodeFile(hf, name, override, core)
-	file.HCL = hf
+	if core.flavour == flavour.Terraform && hf != nil && hf.Body != nil {
+		// Terraform reads required_version from every file; take it before
+		// the parsed body is let go.
+		file.coreConstraints, _ = terraformCoreConstraints(hf.Body)
+	}
+	file.HCL = sourceOnly(hf, name)
 	file.Diagnostics = append(parseDiags, file.Diagnostics...)
 	return file
 }

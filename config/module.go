@@ -219,3 +219,21 @@ func (m *Module) FileDiagnostics() hcl.Diagnostics {
 	}
 	return diags
 }
+
+// dropResourceConfig keeps only the meta-arguments and meta-blocks of
+// every resource's syntax (WithoutResourceConfig). The body is changed in
+// place: a check block holding a nested data block shares it.
+func (m *Module) dropResourceConfig() {
+	for _, rs := range []map[string]*Resource{m.ManagedResources, m.DataResources, m.EphemeralResources} {
+		for _, r := range rs {
+			if r.Syntax == nil || r.Syntax.Body == nil {
+				continue
+			}
+			metaBlocks := resourceMetaBlocks
+			if r.Mode != ManagedResourceMode {
+				metaBlocks = dataMetaBlocks
+			}
+			r.Syntax.Body.keepOnly(resourceMetaArgs, metaBlocks)
+		}
+	}
+}

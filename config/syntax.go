@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -320,6 +321,24 @@ func (b *Body) without(attrs []string, blocks []string) *Body {
 		}
 	}
 	return out
+}
+
+// keepOnly drops, in place, every argument and nested block of b not named
+// in attrs or blocks.
+func (b *Body) keepOnly(attrs []string, blocks []string) {
+	var keptAttrs []*Attribute
+	for _, a := range b.Attributes {
+		if slices.Contains(attrs, a.Name) {
+			keptAttrs = append(keptAttrs, a)
+		}
+	}
+	var keptBlocks []*Block
+	for _, blk := range b.Blocks {
+		if slices.Contains(blocks, blk.Type) {
+			keptBlocks = append(keptBlocks, blk)
+		}
+	}
+	b.Attributes, b.Blocks = keptAttrs, keptBlocks
 }
 
 // mergeKey is the block type a nested block counts as when merging:

@@ -114,9 +114,10 @@ func BuildTree(root *Module, w ModuleWalker, opts ...Option) (*Tree, hcl.Diagnos
 }
 
 type treeBuilder struct {
-	walker ModuleWalker
-	fsys   FileSystem
-	real   map[*Tree]string
+	walker  ModuleWalker
+	fsys    FileSystem
+	real    map[*Tree]string
+	modules int // calls followed, for MaxModules
 }
 
 func (b *treeBuilder) children(t *Tree) hcl.Diagnostics {
@@ -132,6 +133,12 @@ func (b *treeBuilder) children(t *Tree) hcl.Diagnostics {
 		if len(req.Path) > MaxTreeDepth {
 			diags = append(diags, tooDeepDiag(req))
 			continue
+		}
+		if stop, diag := b.countModule(req); stop {
+			if diag != nil {
+				diags = append(diags, diag)
+			}
+			return diags
 		}
 		mod, dir, modDiags := b.walker.LoadModule(req)
 		diags = append(diags, modDiags...)

@@ -337,8 +337,14 @@ type Import struct {
 	// when it is not static. ToType is the target resource type.
 	ResolvedTo string
 	ToType     string
-	DeclRange  hcl.Range
-	Syntax     *Block
+	// StaticTo is the target resource's key in the module (TYPE.NAME or
+	// data.TYPE.NAME, instance keys dropped), "" when the target is in a
+	// child module or not a valid address.
+	StaticTo string
+	// ProviderDeclRange is the range of the provider argument, if any.
+	ProviderDeclRange hcl.Range
+	DeclRange         hcl.Range
+	Syntax            *Block
 }
 
 // Moved is a moved block.

@@ -7,7 +7,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// FuzzRead checks that reading never panics and that whatever is accepted
+// FuzzRead checks that reading never panics, that the plain reader and the
+// HCL parser agree on files in the plain syntax, and that whatever is accepted
 // without errors writes back canonically: the written file reads again
 // without diagnostics into equal selections (constraints included) and
 // writes the same bytes again. Seeds are in testdata/fuzz/FuzzRead (the
@@ -25,6 +26,10 @@ func FuzzRead(f *testing.F) {
 module "m" {}
 `))
 	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) <= maxGeneralSyntaxSize {
+			// The plain reader and the HCL parser agree on plain files.
+			samePlainAndParsed(t, src)
+		}
 		locks, _, diags := Read(src, "fuzz.hcl", ReadOptions{})
 		if diags.HasErrors() {
 			return

@@ -1,6 +1,7 @@
 package lockfile
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -18,17 +19,24 @@ const MaxFileSize = 8 << 20
 
 // readLimited reads the file at path, or returns errTooLarge when it has
 // more than MaxFileSize bytes, having read no more than one byte past the
-// limit.
+// limit. A regular file is read into a buffer of its size.
 func readLimited(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
+	var buf bytes.Buffer
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		if info.Size() > MaxFileSize {
+			return nil, errTooLarge
+		}
+		buf.Grow(int(info.Size()) + bytes.MinRead)
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileSize+1)); err != nil {
 		return nil, err
 	}
+	src := buf.Bytes()
 	if len(src) > MaxFileSize {
 		return nil, errTooLarge
 	}

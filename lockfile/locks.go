@@ -17,6 +17,8 @@ type ProviderLock struct {
 	version     versions.Version
 	constraints versions.Constraints
 	hashes      []hashes.Hash
+	// decl is where the plain reader read the block (not compared).
+	decl declPos
 }
 
 // NewProviderLock returns a selection as an installer records it: the

@@ -56,14 +56,34 @@ func ReadFile(path string, opts ReadOptions) (*Locks, *hcl.File, hcl.Diagnostics
 // Read parses and validates a lock file whose content is src; filename is
 // used in diagnostic ranges. It returns every selection it could decode,
 // even when there are errors (callers treat any error as fatal), together
-// with the parsed file for rendering source snippets. Hashes are kept in
-// file order, duplicates included. A file nested deeper than
-// nesting.MaxDepth levels is refused before parsing.
+// with the file for rendering source snippets (its Bytes; its Body is
+// empty when the file was read without the HCL parser). Hashes are kept in
+// file order, duplicates included.
+//
+// Memory: a file as OpenTofu writes it (the plain syntax of plain.go) is
+// read with memory a small multiple of its size. Any other file is parsed
+// with the HCL parser, which needs about a hundred times the file, so it
+// must be at most maxGeneralSyntaxSize (256 KiB), and nested at most
+// nesting.MaxDepth levels (checked before parsing).
 func Read(src []byte, filename string, opts ReadOptions) (*Locks, *hcl.File, hcl.Diagnostics) {
-	locks := New()
-	if diags := checkNesting(filename, src); diags != nil {
+	text := string(src)
+	n, bad, plain := scanPlain(text)
+	if plain {
+		locks, diags := readPlain(text, filename, n, opts.Flavour)
 		return locks, &hcl.File{Body: hcl.EmptyBody(), Bytes: src}, diags
 	}
+	if diags := checkNesting(filename, src); diags != nil {
+		return New(), &hcl.File{Body: hcl.EmptyBody(), Bytes: src}, diags
+	}
+	if len(src) > maxGeneralSyntaxSize {
+		return New(), &hcl.File{Body: hcl.EmptyBody(), Bytes: src}, hcl.Diagnostics{notPlainDiagnostic(filename, bad)}
+	}
+	return readParsed(src, filename, opts)
+}
+
+// readParsed reads src with the HCL parser.
+func readParsed(src []byte, filename string, opts ReadOptions) (*Locks, *hcl.File, hcl.Diagnostics) {
+	locks := New()
 	file, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	if file == nil || file.Body == nil {
 		return locks, file, diags
@@ -75,7 +95,11 @@ func Read(src []byte, filename string, opts ReadOptions) (*Locks, *hcl.File, hcl
 	}
 	d := decoder{opts: opts, locks: locks, seen: map[addrs.Provider]hcl.Range{}}
 	for _, block := range content.Blocks {
-		diags = append(diags, d.block(block)...)
+		if stop, more := errorLimit(diags, block.TypeRange); stop {
+			diags = append(diags, more...)
+			break
+		}
+		diags = append(diags, d.block(block, maxDiagnostics-len(diags))...)
 	}
 	return locks, file, diags
 }
@@ -88,7 +112,7 @@ type decoder struct {
 	seenModule bool
 }
 
-func (d *decoder) block(block *hcl.Block) hcl.Diagnostics {
+func (d *decoder) block(block *hcl.Block, room int) hcl.Diagnostics {
 	if block.Type == "module" {
 		if d.seenModule {
 			return nil
@@ -103,19 +127,51 @@ func (d *decoder) block(block *hcl.Block) hcl.Diagnostics {
 			Subject: block.TypeRange.Ptr(),
 		}}
 	}
-	lock, diags := decodeProviderBlock(block, d.opts.Flavour)
+	lock, diags := decodeProviderBlock(block, d.opts.Flavour, room)
 	if lock == nil {
 		return diags
 	}
 	if prev, dup := d.seen[lock.addr]; dup {
-		return append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Duplicate provider lock",
-			Detail:   fmt.Sprintf("This lockfile already declared a lock for provider %s at %s.", lock.addr, prev),
-			Subject:  block.TypeRange.Ptr(),
-		})
+		return append(diags, duplicateDiagnostic(lock.addr, prev, block.TypeRange))
 	}
 	d.seen[lock.addr] = block.DefRange
 	d.locks.setRead(lock)
 	return diags
+}
+
+func duplicateDiagnostic(addr addrs.Provider, prev, typeRange hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Duplicate provider lock",
+		Detail:   fmt.Sprintf("This lockfile already declared a lock for provider %s at %s.", addr, prev),
+		Subject:  typeRange.Ptr(),
+	}
+}
+
+// maxDiagnostics is the number of errors after which reading stops: each
+// diagnostic costs a few hundred bytes, more than the bytes of file that
+// can cause one, so this bounds the reader's memory. A hashes list stops at
+// the limit, and no block is read once it is reached; one more diagnostic
+// says so.
+const maxDiagnostics = 1000
+
+func tooManyErrors(subject hcl.Range) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Too many errors in the dependency lock file",
+		Detail:   "tfdeps stopped reading the dependency lock file after 1,000 errors.",
+		Subject:  subject.Ptr(),
+	}
+}
+
+// errorLimit reports whether reading stops before the block at subject,
+// with the diagnostic to add (none when a hashes list already added it).
+func errorLimit(diags hcl.Diagnostics, subject hcl.Range) (bool, hcl.Diagnostics) {
+	if len(diags) < maxDiagnostics {
+		return false, nil
+	}
+	if last := diags[len(diags)-1]; last.Summary == "Too many errors in the dependency lock file" {
+		return true, nil
+	}
+	return true, hcl.Diagnostics{tooManyErrors(subject)}
 }

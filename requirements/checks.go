@@ -21,7 +21,8 @@ const SummaryPredecessorProvider = "Incompatible provider hashicorp/terraform"
 // names, a default-namespace provider required under another name than its
 // provider block's, a resource whose implied local name is missing from
 // required_providers while its provider is listed under another name, a
-// resource type whose prefix is not a valid provider name, and the
+// resource type whose prefix is not a valid provider name, references to
+// provider configurations with for_each (checkProviderInstances), and the
 // provider configurations passed between modules (checkProviderConfigs).
 // It adds the tfdeps warning for a module that requires
 // hashicorp/terraform.
@@ -53,6 +54,7 @@ func checkModule(t *config.Tree, noConfig *hcl.Range) hcl.Diagnostics {
 	localNames, ds := checkRequiredProviders(t.Module)
 	diags = append(diags, ds...)
 	diags = append(diags, checkImpliedNames(t, localNames)...)
+	diags = append(diags, checkProviderInstances(t, newModuleProviders(t, localNames))...)
 	diags = append(diags, checkProviderConfigs(t, localNames, noConfig)...)
 	if len(t.Path) == 0 {
 		diags = append(diags, checkTestProviders(t.Module)...)

@@ -16,7 +16,9 @@ import (
 // then children depth first in call name order (providers.md §5). The
 // diagnostics are the constraint strings that decoded in configuration but
 // do not parse as provider constraints ("Incorrect version constraint
-// syntax"); such a provider stays in the result unconstrained.
+// syntax"; such a provider stays in the result unconstrained) and import
+// blocks whose provider argument disagrees with their target resource's
+// (checkImportProvider), as OpenTofu reports while collecting.
 func Collect(tree *config.Tree) (*Result, hcl.Diagnostics) {
 	c := &collector{res: &Result{
 		Tree:      tree,
@@ -110,7 +112,37 @@ func (c *collector) imports(m *config.Module, mod *Module) {
 			name = imp.ToType
 		}
 		c.add(mod, imp.Provider, Source{Kind: FromImport, Name: name, Range: imp.DeclRange})
+		c.diags = append(c.diags, checkImportProvider(m, imp)...)
 	}
+}
+
+// checkImportProvider is OpenTofu's check, made while it collects
+// requirements, that an import block's provider argument agrees with the
+// one of the resource it imports into in the same module: the resource
+// must have one too, naming the same configuration (instance keys aside).
+func checkImportProvider(m *config.Module, imp *config.Import) hcl.Diagnostics {
+	if imp.ProviderConfigRef == nil || imp.StaticTo == "" {
+		return nil
+	}
+	target, ok := m.ManagedResources[imp.StaticTo]
+	if !ok {
+		return nil
+	}
+	detail := ""
+	switch ref := target.ProviderConfigRef; {
+	case ref == nil:
+		detail = "The provider argument in the target resource block must be specified and match the import block."
+	case ref.Name != imp.ProviderConfigRef.Name || ref.Alias != imp.ProviderConfigRef.Alias:
+		detail = "The provider argument in the target resource block must match the import block."
+	default:
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid import provider argument",
+		Detail:   detail,
+		Subject:  imp.ProviderDeclRange.Ptr(),
+	}}
 }
 
 func (c *collector) providerBlocks(m *config.Module, mod *Module) {

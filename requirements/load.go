@@ -37,6 +37,10 @@ type Options struct {
 // When the root module has errors, the child modules are not loaded and the
 // result holds the root's requirements only.
 func Load(dir string, opts Options) (*Result, hcl.Diagnostics) {
+	// Requirements and diagnostics need no resource arguments; dropping
+	// them keeps a large tree's memory at about the size of its
+	// declarations (config.WithoutResourceConfig).
+	opts.Config = append(opts.Config[:len(opts.Config):len(opts.Config)], config.WithoutResourceConfig())
 	var tree *config.Tree
 	var rootDiags, buildDiags hcl.Diagnostics
 	if opts.LocalModulesFromDisk {
@@ -58,9 +62,9 @@ func Load(dir string, opts Options) (*Result, hcl.Diagnostics) {
 		diags = append(diags, Check(tree)...)
 	}
 	res, reqDiags := Collect(tree)
-	if !buildDiags.HasErrors() {
-		// OpenTofu stops at a tree that does not build (a module not
-		// installed, a cycle) before it reads provider requirements.
+	if !diags.HasErrors() {
+		// OpenTofu reads provider requirements only from a configuration
+		// that loaded and built without errors.
 		diags = append(diags, reqDiags...)
 	}
 	if !rootDiags.HasErrors() {

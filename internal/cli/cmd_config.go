@@ -64,6 +64,10 @@ func runConfig(m *Meta, args []string) int {
 		return 1
 	}
 	if opts.json {
+		if jsonDiags := doc.CheckJSON(); jsonDiags.HasErrors() {
+			printer.Print(jsonDiags)
+			return 1
+		}
 		m.Stdout.Write(doc.RenderJSON())
 	} else {
 		m.Stdout.Write(doc.Render(config.RenderOptions{Explain: opts.explain}))

@@ -173,7 +173,7 @@ func (r *initRun) run(ctx context.Context) int {
 		diags = append(diags, treeCheckWarnings(reqs)...)
 	}
 	if diags.HasErrors() {
-		if hasConfigErrors(diags) {
+		if hasConfigErrors(r.withoutInstallerErrors(diags, reqs)) {
 			diags = r.withConfigErrorText(diags)
 		}
 		r.view.Diagnostics(diags)

@@ -84,10 +84,10 @@ func runProviders(m *Meta, args []string) int {
 		Config:    m.configOptions(append([]config.Option{config.WithTestsDir(opts.testsDir)}, varOpts...)...),
 		StateFile: opts.statePath,
 	})
-	if !diags.HasErrors() {
+	if !hasConfigErrors(diags) {
 		// tofu loads the root module a second time (without test files)
-		// for its encryption settings; the JSON output is tfdeps' own and
-		// shows each warning once.
+		// for its encryption settings, before it collects requirements;
+		// the JSON output is tfdeps' own and shows each warning once.
 		if !opts.json {
 			diags = withoutOwnWarnings(withRootWarningsAgain(m, "", diags))
 		}

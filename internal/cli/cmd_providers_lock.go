@@ -49,7 +49,11 @@ Options:
   -net-mirror=url     Consult the given network mirror (given as a base URL)
                       instead of the origin registry for each of the given
                       providers. -fs-mirror and -net-mirror are mutually
-                      exclusive.
+                      exclusive. Each package is downloaded to check the
+                      mirror's checksums, unless the CLI configuration has
+                      a network_mirror block with this url and
+                      trust_all_hashes = true: then the checksums the
+                      mirror lists for each platform are taken as they are.
 
   -platform=os_arch   Choose a target platform to request package checksums
                       for. May be repeated; default: the current platform.
@@ -141,6 +145,7 @@ func newLockRun(m *Meta, o providersLockOptions) *lockRun {
 	r.locker = &providerlock.Locker{
 		Source: src, Client: client, Parallelism: o.parallelism,
 		DownloadAll: o.downloadAll, Getenv: m.Getenv,
+		TrustMirrorHashes: o.netMirror != "" && trustsMirror(cfg, o.netMirror),
 	}
 	if dir := providerlock.DefaultHashCacheDir(m.Getenv, os.UserCacheDir); dir != "" && !o.noHashCache {
 		r.locker.Cache = providerlock.NewHashCache(dir)
@@ -189,6 +194,47 @@ func lockSource(m *Meta, o providersLockOptions, client *registry.Client) (sourc
 		return sources.NewNetworkMirror(u, sources.NetworkMirrorOptions{Settings: client.Settings(), Credentials: client.Credentials()}), nil
 	}
 	return sources.NewRegistry(client, m.Getenv, nil), nil
+}
+
+// trustsMirror reports whether the CLI configuration's provider_installation
+// has a network_mirror block for the mirror at raw with trust_all_hashes =
+// true: the user's statement that the mirror's hashes are true. (OpenTofu's
+// providers lock ignores the block; tfdeps takes it as the permission to
+// skip the downloads that would check the hashes.)
+func trustsMirror(cfg *cliconfig.Config, raw string) bool {
+	want, ok := mirrorKey(raw)
+	if !ok {
+		return false
+	}
+	inst := cfg.Installation()
+	if inst == nil {
+		return false
+	}
+	for _, method := range inst.Methods {
+		if method.Kind != cliconfig.MethodNetworkMirror || !method.TrustAllHashes {
+			continue
+		}
+		if got, ok := mirrorKey(method.Location); ok && got == want {
+			return true
+		}
+	}
+	return false
+}
+
+// mirrorKey is a network mirror base URL in a form in which two spellings of
+// the same mirror are equal: https only, host in lower case without the
+// default port, path with its trailing slash.
+func mirrorKey(raw string) (string, bool) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil {
+		return "", false
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Host), ":443")
+	p := u.EscapedPath()
+	if !strings.HasSuffix(p, "/") {
+		p += "/"
+	}
+	return host + p + "?" + u.RawQuery, true
 }
 
 func (r *lockRun) run(ctx context.Context) int {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -93,9 +94,19 @@ func newJSONSnippet(snippet, highlight hcl.Range, file *hcl.File) *jsonSnippet {
 	}
 	codeStart := 0
 	var code strings.Builder
-	sc := hcl.NewRangeScanner(src, highlight.Filename, bufio.ScanLines)
+	// Only lines from the one holding the snippet's start can overlap it:
+	// scan from there and stop past its end (scanning the whole file for
+	// each diagnostic made many diagnostics in a large file quadratic).
+	from, ordered := 0, snippet.Start.Byte <= snippet.End.Byte
+	if b := min(max(snippet.Start.Byte, 0), len(src)); ordered && b > 0 {
+		from = bytes.LastIndexByte(src[:b], '\n') + 1
+	}
+	sc := hcl.NewRangeScannerFragment(src, highlight.Filename, hcl.Pos{Line: 1, Column: 1, Byte: from}, bufio.ScanLines)
 	for sc.Scan() {
 		line := sc.Range()
+		if ordered && line.Start.Byte > snippet.End.Byte {
+			break
+		}
 		if !line.Overlaps(snippet) {
 			continue
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/tfdeps/tfdeps/internal/installer"
 	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/internal/sources"
+	"github.com/tfdeps/tfdeps/requirements"
 )
 
 // cliConfigOptions are the CLI configuration loader's effects taken from the
@@ -203,12 +204,55 @@ func withRootWarningsAgain(m *Meta, testsDir string, diags hcl.Diagnostics) hcl.
 }
 
 // isRequirementsError reports an error from collecting provider
-// requirements (a constraint string that decodes but does not parse):
+// requirements (a constraint string that decodes but does not parse, an
+// import block's provider argument that disagrees with its resource's):
 // tofu init finds those after loading the configuration, and prints them
 // without the configuration-error preamble.
 func isRequirementsError(d *hcl.Diagnostic) bool {
-	return d.Severity == hcl.DiagError && d.Summary == "Invalid version constraint" &&
-		strings.HasPrefix(d.Detail, "Incorrect version constraint syntax: ")
+	if d.Severity != hcl.DiagError {
+		return false
+	}
+	switch d.Summary {
+	case "Invalid version constraint":
+		return strings.HasPrefix(d.Detail, "Incorrect version constraint syntax: ")
+	case "Invalid import provider argument":
+		return strings.HasPrefix(d.Detail, "The provider argument in the target resource block must ")
+	}
+	return false
+}
+
+// withoutInstallerErrors returns diags without the errors of the checks
+// tofu's module installer makes when it builds the module tree it has
+// installed (provider configurations across modules, import blocks in
+// child modules): tofu reports those as installation errors, without the
+// configuration-error preamble. Without installed modules diags is
+// returned as is.
+func (r *initRun) withoutInstallerErrors(diags hcl.Diagnostics, reqs *requirements.Result) hcl.Diagnostics {
+	if !r.installedModules || reqs == nil || reqs.Tree == nil {
+		return diags
+	}
+	type key struct{ summary, detail, subject string }
+	keyOf := func(d *hcl.Diagnostic) key {
+		k := key{summary: d.Summary, detail: d.Detail}
+		if d.Subject != nil {
+			k.subject = d.Subject.String()
+		}
+		return k
+	}
+	tree := map[key]bool{}
+	for _, d := range append(requirements.CheckChildModules(reqs.Tree), requirements.Check(reqs.Tree)...) {
+		if d.Severity == hcl.DiagError {
+			tree[keyOf(d)] = true
+		}
+	}
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && tree[keyOf(d)] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // hasConfigErrors reports errors other than requirements errors.

@@ -37,6 +37,11 @@ type Locker struct {
 	// neither the hash cache nor registry-reported hashes are used (the
 	// cache is still filled).
 	DownloadAll bool
+	// TrustMirrorHashes takes a network mirror's hashes for a platform
+	// without downloading the archive to check them (package_frommirror.go).
+	// Set it only when the user trusts the mirror: OpenTofu's
+	// "providers lock -net-mirror" always downloads.
+	TrustMirrorHashes bool
 	// Getenv reads OPENTOFU_ENFORCE_GPG_VALIDATION (nil: nothing set).
 	Getenv func(string) string
 	// TempDir holds temporary archives and extracted packages ("": the OS

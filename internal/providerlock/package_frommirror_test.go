@@ -19,35 +19,33 @@ func TestFromMirror(t *testing.T) {
 		zhb = hashes.Hash("zh:5397426f1e8fb2e1fe21c81f7958395bda3f1c99a3762ea013df2ab9f92ff5b0")
 	)
 	pl := addrs.Platform{OS: "linux", Arch: "amd64"}
-	vouching := sources.HTTPURL{URL: mustURL(t, "https://mirror.example/x/terraform-provider-baz_1.0.0_linux_amd64.zip?exp=1&tfdeps-hashes=vouched")}
-	static := sources.HTTPURL{URL: mustURL(t, "https://mirror.example/x/terraform-provider-baz_1.0.0_linux_amd64.zip")}
-	lookalike := sources.HTTPURL{URL: mustURL(t, "https://mirror.example/x/terraform-provider-baz_1.0.0_linux_amd64.zip?tfdeps-hashes=vouchedx")}
+	archive := sources.HTTPURL{URL: mustURL(t, "https://mirror.example/x/terraform-provider-baz_1.0.0_linux_amd64.zip")}
 	p := addrs.Provider{Hostname: "example.com", Namespace: "acme", Type: "baz"}
 	tests := []struct {
-		name string
-		loc  sources.Location // nil: vouching
-		auth sources.Authentication
-		want []hashes.Hash // nil: download
+		name      string
+		loc       sources.Location // nil: archive
+		untrusted bool             // the user does not trust the mirror
+		auth      sources.Authentication
+		want      []hashes.Hash // nil: download
 	}{
-		{"static mirror downloads", static, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{h1a, zha}}, nil},
-		{"look-alike parameter downloads", lookalike, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{h1a, zha}}, nil},
-		{"local archive downloads", sources.LocalArchive("x.zip"), &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{h1a, zha}}, nil},
-		{"h1 and zh", nil, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{h1a, zha}}, []hashes.Hash{h1a, zha}},
-		{"h1 only", nil, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{h1a}}, []hashes.Hash{h1a}},
-		{"unknown scheme ignored", nil, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{"x9:abc", h1a}}, []hashes.Hash{h1a}},
-		{"zh only downloads", nil, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{zha}}, nil},
-		{"two h1 download", nil, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{h1a, h1b, zha}}, nil},
-		{"two zh download", nil, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{h1a, zha, zhb}}, nil},
-		{"trust_all_hashes downloads", nil, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{h1a, zha}, TrustAllHashes: true}, nil},
-		{"no authentication downloads", nil, nil, nil},
-		{"registry authentication is not a mirror's", nil, &sources.RegistryAuthentication{}, nil},
+		{"untrusted mirror downloads", nil, true, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{h1a, zha}}, nil},
+		{"local archive downloads", sources.LocalArchive("x.zip"), false, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{h1a, zha}}, nil},
+		{"h1 and zh", nil, false, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{h1a, zha}}, []hashes.Hash{h1a, zha}},
+		{"h1 only", nil, false, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{h1a}}, []hashes.Hash{h1a}},
+		{"unknown scheme ignored", nil, false, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{"x9:abc", h1a}}, []hashes.Hash{h1a}},
+		{"zh only downloads", nil, false, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{zha}}, nil},
+		{"two h1 download", nil, false, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{h1a, h1b, zha}}, nil},
+		{"two zh download", nil, false, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{h1a, zha, zhb}}, nil},
+		{"trust_all_hashes downloads", nil, false, &sources.MirrorAuthentication{Platform: pl, Hashes: []hashes.Hash{h1a, zha}, TrustAllHashes: true}, nil},
+		{"no authentication downloads", nil, false, nil, nil},
+		{"registry authentication is not a mirror's", nil, false, &sources.RegistryAuthentication{}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := &Locker{}
+			l := &Locker{TrustMirrorHashes: !tt.untrusted}
 			loc := tt.loc
 			if loc == nil {
-				loc = vouching
+				loc = archive
 			}
 			o, ok := l.fromMirror(sources.PackageMeta{Provider: p, TargetPlatform: pl, Location: loc, Authentication: tt.auth})
 			if ok != (tt.want != nil) {

@@ -59,6 +59,47 @@ const copyBufferSize = 1 << 20
 // DownloadIdleTimeout) fails: waiting for the response or stalled in the
 // middle of the body. (Deviation: OpenTofu waits for ever.)
 func (c *Client) Download(ctx context.Context, dr DownloadRequest) (*Archive, error) {
+	var f *os.File
+	n, sum, err := c.download(ctx, dr, func() (io.Writer, error) {
+		var err error
+		if f, err = os.CreateTemp(dr.Dir, "tfdeps-provider-*.zip"); err != nil {
+			return nil, fmt.Errorf("failed to create temporary file for provider package: %w", err)
+		}
+		return f, nil
+	})
+	if f == nil {
+		return nil, err
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return nil, err
+	}
+	return &Archive{Path: f.Name(), Size: n, SHA256: sum}, nil
+}
+
+// DownloadTo is Download into w instead of a temporary file: the same
+// request, retries, idle timeout, size check and errors. It returns the
+// number of bytes written and their SHA-256. w sees every byte of the
+// response body once, in order; a failed download may have written part
+// of it (a retried attempt only starts over before the body is read).
+//
+// It lets a caller that only hashes a package keep it in memory rather than
+// write it to disk and read it back (providers lock).
+func (c *Client) DownloadTo(ctx context.Context, dr DownloadRequest, w io.Writer) (int64, [32]byte, error) {
+	return c.download(ctx, dr, func() (io.Writer, error) { return w, nil })
+}
+
+// download is Download and DownloadTo: it sends the request and, once the
+// response is 200 OK (as OpenTofu, which makes its temporary file only
+// then), copies the body into the writer open returns, hashing it in the
+// same pass.
+func (c *Client) download(ctx context.Context, dr DownloadRequest, open func() (io.Writer, error)) (int64, [32]byte, error) {
+	var sum [32]byte
 	idle := c.settings.DownloadIdleTimeout()
 	dctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -68,31 +109,48 @@ func (c *Client) Download(ctx context.Context, dr DownloadRequest) (*Archive, er
 
 	req, err := retryablehttp.NewRequestWithContext(dctx, http.MethodGet, dr.URL.String(), nil)
 	if err != nil {
-		return nil, err
+		return 0, sum, err
 	}
 	req.Header = c.settings.Headers(false)
 	client := newDownloadClient(c.settings, c.settings.DownloadRetries(dr.Retries))
 	resp, err := client.Do(req)
 	if err != nil {
 		if errors.Is(context.Cause(dctx), stalled) {
-			return nil, stalled
+			return 0, sum, stalled
 		}
 		if ctx.Err() != nil {
-			return nil, errors.New("provider download was interrupted")
+			return 0, sum, errors.New("provider download was interrupted")
 		}
-		return nil, fmt.Errorf("%s: %w", dr.URL.Host, err)
+		return 0, sum, fmt.Errorf("%s: %w", dr.URL.Host, err)
 	}
 	defer resp.Body.Close()
 	timer.Reset(idle) // the headers arrived
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("unsuccessful request to %s: %s", dr.URL, resp.Status)
+		return 0, sum, fmt.Errorf("unsuccessful request to %s: %s", dr.URL, resp.Status)
 	}
-	resp.Body = &idleReader{ReadCloser: resp.Body, timer: timer, idle: idle}
-	a, err := c.store(ctx, dr, resp)
-	if err != nil && errors.Is(context.Cause(dctx), stalled) {
-		return nil, stalled
+	w, err := open()
+	if err != nil {
+		return 0, sum, err
 	}
-	return a, err
+	body := &idleReader{ReadCloser: resp.Body, timer: timer, idle: idle}
+	h := sha256.New()
+	sink := io.MultiWriter(w, h)
+	if dr.Progress != nil {
+		sink = io.MultiWriter(sink, &progressWriter{report: dr.Progress, total: resp.ContentLength})
+	}
+	n, err := io.CopyBuffer(sink, body, make([]byte, copyBufferSize))
+	switch {
+	case err != nil && errors.Is(context.Cause(dctx), stalled):
+		return n, sum, stalled
+	case ctx.Err() != nil:
+		return n, sum, errors.New("provider download was interrupted")
+	case resp.ContentLength >= 0 && n < resp.ContentLength && (err == nil || errors.Is(err, io.ErrUnexpectedEOF)):
+		return n, sum, fmt.Errorf("incorrect response size: expected %d bytes, but got %d bytes", resp.ContentLength, n)
+	case err != nil:
+		return n, sum, fmt.Errorf("%s: %w", dr.URL.Host, err)
+	}
+	copy(sum[:], h.Sum(nil))
+	return n, sum, nil
 }
 
 // DefaultDownloadIdleTimeout is how long a download may receive nothing
@@ -140,41 +198,6 @@ func (r *idleReader) Read(p []byte) (int, error) {
 		r.timer.Reset(r.idle)
 	}
 	return n, err
-}
-
-func (c *Client) store(ctx context.Context, dr DownloadRequest, resp *http.Response) (*Archive, error) {
-	f, err := os.CreateTemp(dr.Dir, "tfdeps-provider-*.zip")
-	if err != nil {
-		return nil, fmt.Errorf("failed to create temporary file for provider package: %w", err)
-	}
-	a := &Archive{Path: f.Name()}
-	fail := func(err error) (*Archive, error) {
-		f.Close()
-		os.Remove(a.Path)
-		return nil, err
-	}
-	h := sha256.New()
-	var sink io.Writer = io.MultiWriter(f, h)
-	if dr.Progress != nil {
-		sink = io.MultiWriter(sink, &progressWriter{report: dr.Progress, total: resp.ContentLength})
-	}
-	buf := make([]byte, copyBufferSize)
-	n, err := io.CopyBuffer(sink, resp.Body, buf)
-	switch {
-	case ctx.Err() != nil:
-		return fail(errors.New("provider download was interrupted"))
-	case resp.ContentLength >= 0 && n < resp.ContentLength && (err == nil || errors.Is(err, io.ErrUnexpectedEOF)):
-		return fail(fmt.Errorf("incorrect response size: expected %d bytes, but got %d bytes", resp.ContentLength, n))
-	case err != nil:
-		return fail(fmt.Errorf("%s: %w", dr.URL.Host, err))
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(a.Path)
-		return nil, err
-	}
-	a.Size = n
-	copy(a.SHA256[:], h.Sum(nil))
-	return a, nil
 }
 
 // FetchPackage downloads meta's archive into dir and authenticates it. On

@@ -141,6 +141,32 @@ func tfdeps(t *testing.T, dir string, env map[string]string, args ...string) str
 	return stdout.String()
 }
 
+// referenceTofu is the OpenTofu binary TFDEPS_REFERENCE_TOFU names; the
+// test skips without it.
+func referenceTofu(t *testing.T) string {
+	t.Helper()
+	tofu := os.Getenv("TFDEPS_REFERENCE_TOFU")
+	if tofu == "" {
+		t.Skip("TFDEPS_REFERENCE_TOFU is not set: no OpenTofu binary to run")
+	}
+	return tofu
+}
+
+// runTofu runs tofu (with -no-color) in dir with env's CLI configuration,
+// a HOME of its own and the test CA, and returns its output; the test
+// fails when tofu does.
+func runTofu(t *testing.T, tofu, dir string, env map[string]string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(tofu, append(args, "-no-color")...)
+	cmd.Dir = dir
+	cmd.Env = []string{"HOME=" + filepath.Join(dir, ".home"), "PATH=" + os.Getenv("PATH"), "TF_CLI_CONFIG_FILE=" + env["TF_CLI_CONFIG_FILE"], "SSL_CERT_FILE=" + shared.caFile}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("tofu %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
+	}
+	return string(out)
+}
+
 const nullConfig = `terraform {
   required_providers {
     null = { source = "hashicorp/null", version = "3.2.1" }
@@ -152,12 +178,23 @@ const nullConfig = `terraform {
 // whose only installation method is the network mirror at mirrorURL.
 func workDir(t *testing.T, mirrorURL string) (string, map[string]string) {
 	t.Helper()
+	return newWorkDir(t, mirrorURL, "")
+}
+
+// trustingWorkDir is workDir with trust_all_hashes = true on the mirror.
+func trustingWorkDir(t *testing.T, mirrorURL string) (string, map[string]string) {
+	t.Helper()
+	return newWorkDir(t, mirrorURL, "    trust_all_hashes = true\n")
+}
+
+func newWorkDir(t *testing.T, mirrorURL, extra string) (string, map[string]string) {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(nullConfig), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rc := filepath.Join(dir, ".tofurc")
-	cfg := fmt.Sprintf("provider_installation {\n  network_mirror {\n    url = %q\n  }\n}\n", mirrorURL)
+	cfg := fmt.Sprintf("provider_installation {\n  network_mirror {\n    url = %q\n%s  }\n}\n", mirrorURL, extra)
 	if err := os.WriteFile(rc, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -210,11 +247,18 @@ func TestTfdepsLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {
 	serveURL, st := startServe(t)
 	staticURL := staticMirror(t)
 
+	// The user trusts the server (trust_all_hashes = true on its
+	// network_mirror block): providers lock takes its hashes without
+	// downloading. The static mirror is not trusted: each archive is
+	// downloaded and checked, and the lock must come out the same.
 	t.Run("providers lock, four platforms", func(t *testing.T) {
 		shared.upstream.ResetRequests()
 		locks := map[string]string{}
 		for name, url := range map[string]string{"serve": serveURL, "static": staticURL} {
 			dir, env := workDir(t, url)
+			if name == "serve" {
+				dir, env = trustingWorkDir(t, url)
+			}
 			args := []string{"providers", "lock", "-net-mirror=" + url}
 			for _, pl := range fourPlatforms() {
 				args = append(args, "-platform="+pl)
@@ -228,7 +272,7 @@ func TestTfdepsLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {
 		if n := strings.Count(locks["serve"], "h1:"); n != 4 {
 			t.Errorf("lock has %d h1: hashes, want one per platform:\n%s", n, locks["serve"])
 		}
-		// The server vouches for its hashes: no archive was downloaded,
+		// The user trusts the server's hashes: no archive was downloaded,
 		// neither from it nor by it.
 		if n := shared.upstream.Count(registrytest.Archive); n != 0 {
 			t.Errorf("the server downloaded %d archives from upstream, want 0", n)
@@ -252,22 +296,13 @@ func TestTfdepsLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {
 }
 
 func TestTofuLocksIdenticallyThroughServeAndStaticMirror(t *testing.T) {
-	tofu := os.Getenv("TFDEPS_REFERENCE_TOFU")
-	if tofu == "" {
-		t.Skip("TFDEPS_REFERENCE_TOFU is not set: no OpenTofu binary to run")
-	}
+	tofu := referenceTofu(t)
 	serveURL, _ := startServe(t)
 	staticURL := staticMirror(t)
 	locks := map[string]string{}
 	for name, url := range map[string]string{"serve": serveURL, "static": staticURL} {
 		dir, env := workDir(t, url)
-		cmd := exec.Command(tofu, "init", "-no-color")
-		cmd.Dir = dir
-		cmd.Env = []string{"HOME=" + filepath.Join(dir, ".home"), "PATH=" + os.Getenv("PATH"), "TF_CLI_CONFIG_FILE=" + env["TF_CLI_CONFIG_FILE"], "SSL_CERT_FILE=" + shared.caFile}
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("tofu init through %s: %v\n%s", name, err, out)
-		}
+		runTofu(t, tofu, dir, env, "init")
 		locks[name] = readLock(t, dir)
 	}
 	if diff := cmp.Diff(locks["static"], locks["serve"]); diff != "" {

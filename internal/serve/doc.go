@@ -12,8 +12,9 @@
 // bearer tokens for reading and publishing, the outbound address guard
 // against server-side request forgery, the retry of upstream 429, 5xx and
 // broken connections and the status a client gets when they persist
-// (retry.go), which hashes VERSION.json vouches for (vouchedHashes,
-// VouchedQuery), Prometheus metrics and structured access logs.
+// (retry.go), which hashes VERSION.json lists (vouchedHashes: whether a
+// client takes them without downloading is the client's decision),
+// Prometheus metrics and structured access logs.
 //
 // It does not speak the registry protocol as a client, authenticate
 // packages or hash archives itself: internal/sources and internal/registry

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,20 +74,19 @@ func lockArgs(url string) []string {
 // h1: of each unpacked package and the listed hashes that matched the
 // archive; the false ones are left out. tfdeps records the same.
 func TestLockFromLyingMirrorAsTofu(t *testing.T) {
-	tofu := os.Getenv("TFDEPS_REFERENCE_TOFU")
-	if tofu == "" {
-		t.Skip("TFDEPS_REFERENCE_TOFU is not set: no OpenTofu binary to run")
-	}
+	tofu := referenceTofu(t)
 	url := lyingMirror(t)
 	dir, env := workDir(t, url)
-	cmd := exec.Command(tofu, append(lockArgs(url), "-no-color")...)
-	cmd.Dir = dir
-	cmd.Env = []string{"HOME=" + filepath.Join(dir, ".home"), "PATH=" + os.Getenv("PATH"), "TF_CLI_CONFIG_FILE=" + env["TF_CLI_CONFIG_FILE"], "SSL_CERT_FILE=" + shared.caFile}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("tofu providers lock: %v\n%s", err, out)
-	}
+	runTofu(t, tofu, dir, env, lockArgs(url)...)
 	want := readLock(t, dir)
+
+	// OpenTofu's providers lock ignores trust_all_hashes: the same lock.
+	// (tfdeps takes the block as the user's trust: TestLockFromTrustedMirror.)
+	trusting, tenv := trustingWorkDir(t, url)
+	runTofu(t, tofu, trusting, tenv, lockArgs(url)...)
+	if diff := cmp.Diff(want, readLock(t, trusting)); diff != "" {
+		t.Errorf("tofu's lock with trust_all_hashes differs (-without +with):\n%s", diff)
+	}
 
 	dir2, env2 := workDir(t, url)
 	tfdeps(t, dir2, env2, lockArgs(url)...)
@@ -117,5 +115,22 @@ func TestLockFromLyingMirrorKeepsFalseHashesOut(t *testing.T) {
 	}
 	if n := strings.Count(out, "(verified checksum)"); n != 4 {
 		t.Errorf("output:\n%s", out)
+	}
+}
+
+// A mirror the user trusts (trust_all_hashes = true on its network_mirror
+// block) is taken at its word: its listed hashes are recorded without a
+// download, false ones included where a platform lists one h1: and at most
+// one zh: (linux_amd64 here); the others are downloaded and checked.
+func TestLockFromTrustedMirror(t *testing.T) {
+	url := lyingMirror(t)
+	dir, env := trustingWorkDir(t, url)
+	tfdeps(t, dir, env, append(lockArgs(url), "-no-hash-cache")...)
+	lock := readLock(t, dir)
+	if !strings.Contains(lock, falseH1) {
+		t.Errorf("lock lacks the trusted mirror's linux_amd64 h1:\n%s", lock)
+	}
+	if strings.Contains(lock, falseZH) {
+		t.Errorf("lock records darwin_arm64's extra zh:, which needs a download to check:\n%s", lock)
 	}
 }

@@ -160,26 +160,9 @@ func (s *Server) serveMirrorVersion(w http.ResponseWriter, r *http.Request, p ad
 			s.storageFailure(w, r, err)
 			return
 		}
-		out.Archives[plName] = mirrorArchiveDoc{Hashes: hashes.Strings(parseHashList(hs)), URL: name + withVouched(q)}
+		out.Archives[plName] = mirrorArchiveDoc{Hashes: hashes.Strings(parseHashList(hs)), URL: name + q}
 	}
 	writeIndentedJSON(w, r, out)
-}
-
-// VouchedQuery is the query parameter the server adds to every archive URL
-// of its VERSION.json documents: it vouches that each hash listed beside
-// the URL is either computed from the stored archive or one of the
-// upstream's statements that passed init's checks (vouchedHashes). It lets
-// "tfdeps providers lock -net-mirror" record the listed hashes without
-// downloading (internal/providerlock/package_frommirror.go reads it; the
-// two spell it alike). Other clients ignore it.
-const VouchedQuery = "tfdeps-hashes=vouched"
-
-// withVouched adds VouchedQuery to a URL query ("" or "?…").
-func withVouched(q string) string {
-	if q == "" {
-		return "?" + VouchedQuery
-	}
-	return q + "&" + VouchedQuery
 }
 
 // versionHashes returns, for every platform of v, the hashes the registry

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -108,20 +107,11 @@ func publishWithCLI(t *testing.T, url string) {
 }
 
 func TestPublishWithCLIThenTofuInit(t *testing.T) {
-	tofu := os.Getenv("TFDEPS_REFERENCE_TOFU")
-	if tofu == "" {
-		t.Skip("TFDEPS_REFERENCE_TOFU is not set: no OpenTofu binary to run")
-	}
+	tofu := referenceTofu(t)
 	url := startRegistry(t)
 	publishWithCLI(t, url)
 	dir, env := registryWorkDir(t, url)
-	cmd := exec.Command(tofu, "init", "-no-color")
-	cmd.Dir = dir
-	cmd.Env = []string{"HOME=" + filepath.Join(dir, ".home"), "PATH=" + os.Getenv("PATH"), "TF_CLI_CONFIG_FILE=" + env["TF_CLI_CONFIG_FILE"], "SSL_CERT_FILE=" + shared.caFile}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("tofu init: %v\n%s", err, out)
-	}
+	out := runTofu(t, tofu, dir, env, "init")
 	for _, want := range []string{
 		"Downloading registry.example.com/acme/net/aws 1.0.0 for net...",
 		"- Installed registry.example.com/acme/widget v1.0.0 (signed, key ID " + testKeyID(t) + ")",

@@ -3,7 +3,6 @@ package serve_test
 import (
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,19 +48,11 @@ func TestTfdepsInitWaitsOutUpstreamRateLimit(t *testing.T) {
 }
 
 func TestTofuInitWaitsOutUpstreamRateLimit(t *testing.T) {
-	tofu := os.Getenv("TFDEPS_REFERENCE_TOFU")
-	if tofu == "" {
-		t.Skip("TFDEPS_REFERENCE_TOFU is not set: no OpenTofu binary to run")
-	}
+	tofu := referenceTofu(t)
 	serveURL, dir := startServeDir(t)
 	rateLimitedUpstream(t)
 	wd, env := workDir(t, serveURL)
-	cmd := exec.Command(tofu, "init", "-no-color")
-	cmd.Dir = wd
-	cmd.Env = []string{"HOME=" + filepath.Join(wd, ".home"), "PATH=" + os.Getenv("PATH"), "TF_CLI_CONFIG_FILE=" + env["TF_CLI_CONFIG_FILE"], "SSL_CERT_FILE=" + shared.caFile}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("tofu init: %v\n%s", err, out)
-	}
+	runTofu(t, tofu, wd, env, "init")
 	if n := shared.upstream.Count(registrytest.Archive); n != 4 {
 		t.Errorf("upstream saw %d archive requests, want 4 (three 429s, one success)", n)
 	}
