@@ -164,9 +164,9 @@ func importToTraversal(expr hcl.Expression) (hcl.Traversal, hcl.Diagnostics) {
 	return nil, hcl.Diagnostics{errorDiag("Invalid import address expression", "Import address must be a reference to a resource's address, and only allows for indexing with dynamic keys. For example: module.my_module[expression1].aws_s3_bucket.my_buckets[expression2] for resources inside of modules, or simply aws_s3_bucket.my_bucket for a resource in the root module", expr.Range().Ptr())}
 }
 
-// importTarget finds the resource type in an import target traversal
-// (module.a["k"].aws_instance.x[0]) and whether it has only constant keys.
-func importTarget(tr hcl.Traversal) (string, bool) {
+// traversalNames is the names of a traversal's root and attribute steps,
+// its index steps left out.
+func traversalNames(tr hcl.Traversal) []string {
 	var names []string
 	for _, step := range tr {
 		switch st := step.(type) {
@@ -176,6 +176,13 @@ func importTarget(tr hcl.Traversal) (string, bool) {
 			names = append(names, st.Name)
 		}
 	}
+	return names
+}
+
+// importTarget finds the resource type in an import target traversal
+// (module.a["k"].aws_instance.x[0]) and whether it has only constant keys.
+func importTarget(tr hcl.Traversal) (string, bool) {
+	names := traversalNames(tr)
 	i := 0
 	for i+1 < len(names) && names[i] == "module" {
 		i += 2
@@ -193,15 +200,7 @@ func importTarget(tr hcl.Traversal) (string, bool) {
 // import target traversal names (TYPE.NAME or data.TYPE.NAME), with its
 // index steps ignored; "" when the traversal names no resource.
 func importStaticKey(tr hcl.Traversal) string {
-	var names []string
-	for _, step := range tr {
-		switch st := step.(type) {
-		case hcl.TraverseRoot:
-			names = append(names, st.Name)
-		case hcl.TraverseAttr:
-			names = append(names, st.Name)
-		}
-	}
+	names := traversalNames(tr)
 	if len(names) >= 3 && names[0] == "data" {
 		return "data." + names[1] + "." + names[2]
 	}

@@ -22,28 +22,37 @@ func TestReferenceScripts(t *testing.T) {
 	if tofu == "" {
 		t.Skip("TFDEPS_REFERENCE_TOFU is not set")
 	}
+	runReferenceScripts(t, "reference", "tofu", tofu, nil, map[string]func(*testscript.TestScript, bool, []string){
+		"cmptree":      cmdCmpTree,
+		"fakearchives": cmdFakeArchives,
+		"fakereq":      cmdFakeReq,
+	})
+}
+
+// runReferenceScripts runs the scripts of testdata/DIR against the fake
+// registry with the reference binary at path on PATH as name, env set.
+func runReferenceScripts(t *testing.T, dir, name, path string, env map[string]string, cmds map[string]func(*testscript.TestScript, bool, []string)) {
 	testscript.Run(t, testscript.Params{
-		Dir: filepath.Join("testdata", "reference"),
-		Setup: func(env *testscript.Env) error {
-			if err := registryScriptSetup(env); err != nil {
+		Dir: filepath.Join("testdata", dir),
+		Setup: func(e *testscript.Env) error {
+			if err := registryScriptSetup(e); err != nil {
 				return err
 			}
-			bin := filepath.Join(env.WorkDir, ".bin")
+			bin := filepath.Join(e.WorkDir, ".bin")
 			if err := os.MkdirAll(bin, 0o777); err != nil {
 				return err
 			}
-			if err := os.Symlink(tofu, filepath.Join(bin, "tofu")); err != nil {
+			if err := os.Symlink(path, filepath.Join(bin, name)); err != nil {
 				return err
 			}
-			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
+			e.Setenv("PATH", bin+string(os.PathListSeparator)+e.Getenv("PATH"))
+			for k, v := range env {
+				e.Setenv(k, v)
+			}
 			return nil
 		},
 		RequireExplicitExec: true,
-		Cmds: map[string]func(*testscript.TestScript, bool, []string){
-			"cmptree":      cmdCmpTree,
-			"fakearchives": cmdFakeArchives,
-			"fakereq":      cmdFakeReq,
-		},
+		Cmds:                cmds,
 	})
 }
 
@@ -105,24 +114,6 @@ func TestTerraformReferenceScripts(t *testing.T) {
 	if terraform == "" {
 		t.Skip("TFDEPS_REFERENCE_TERRAFORM is not set")
 	}
-	testscript.Run(t, testscript.Params{
-		Dir: filepath.Join("testdata", "reference_terraform"),
-		Setup: func(env *testscript.Env) error {
-			if err := registryScriptSetup(env); err != nil {
-				return err
-			}
-			bin := filepath.Join(env.WorkDir, ".bin")
-			if err := os.MkdirAll(bin, 0o777); err != nil {
-				return err
-			}
-			if err := os.Symlink(terraform, filepath.Join(bin, "terraform")); err != nil {
-				return err
-			}
-			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
-			env.Setenv("CHECKPOINT_DISABLE", "1")
-			return nil
-		},
-		RequireExplicitExec: true,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"fakereq": cmdFakeReq},
-	})
+	runReferenceScripts(t, "reference_terraform", "terraform", terraform, map[string]string{"CHECKPOINT_DISABLE": "1"},
+		map[string]func(*testscript.TestScript, bool, []string){"fakereq": cmdFakeReq})
 }

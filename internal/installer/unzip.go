@@ -58,6 +58,11 @@ var ErrPackageExists = errors.New("package directory already exists")
 // target stays inside the package is written, as OpenTofu does, as a
 // regular file holding the link target.
 func ExtractFile(ctx context.Context, zipPath, dir string, opts ExtractOptions) (hashes.Hash, error) {
+	return extractPath(ctx, zipPath, dir, opts, true)
+}
+
+// extractPath opens the archive at zipPath for extract.
+func extractPath(ctx context.Context, zipPath, dir string, opts ExtractOptions, hash bool) (hashes.Hash, error) {
 	f, err := os.Open(zipPath)
 	if err != nil {
 		return "", err
@@ -67,7 +72,7 @@ func ExtractFile(ctx context.Context, zipPath, dir string, opts ExtractOptions) 
 	if err != nil {
 		return "", err
 	}
-	return Extract(ctx, f, info.Size(), zipPath, dir, opts)
+	return extract(ctx, f, info.Size(), zipPath, dir, opts, hash)
 }
 
 // Extract is ExtractFile for an archive of size bytes read through r; name
@@ -83,16 +88,7 @@ func Extract(ctx context.Context, r io.ReaderAt, size int64, name, dir string, o
 // distinct names; for any other archive the files are hashed all the same
 // and the directory's "h1:" returned. It returns "" when nothing was hashed.
 func extractFileUnhashed(ctx context.Context, zipPath, dir string, opts ExtractOptions) (hashes.Hash, error) {
-	f, err := os.Open(zipPath)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	return extract(ctx, f, info.Size(), zipPath, dir, opts, false)
+	return extractPath(ctx, zipPath, dir, opts, false)
 }
 
 // extract is Extract; unless hash is set, it hashes the files written
