@@ -19,30 +19,20 @@ const (
 // TerraformRegistryHost is the default provider host of Terraform.
 const TerraformRegistryHost = flavour.TerraformRegistryHost
 
+// HeaderLine returns the first line of a lock file written by flavour f's
+// init command, newline included.
+func HeaderLine(f Flavour) string {
+	return "# This file is maintained automatically by \"" + f.Command() + " init\".\n"
+}
+
 // header returns the two comment lines every written file starts with.
 func header(f Flavour) string {
-	return "# This file is maintained automatically by \"" + f.Command() + " init\".\n" +
-		"# Manual edits may be lost in future updates.\n"
+	return HeaderLine(f) + "# Manual edits may be lost in future updates.\n"
 }
 
 // ParseProvider parses a provider source address ("[HOST/][NAMESPACE/]TYPE")
 // as flavour f does: like [addrs.ParseProviderSource], with f's default host
 // for an address that names none.
 func ParseProvider(f Flavour, s string) (addrs.Provider, error) {
-	p, err := addrs.ParseProviderSource(s)
-	if err != nil || f != Terraform || p.Hostname != addrs.DefaultProviderRegistryHost || hasHostPart(s) {
-		return p, err
-	}
-	return addrs.NewProvider(TerraformRegistryHost, p.Namespace, p.Type), nil
-}
-
-// hasHostPart reports whether a source address string has three parts.
-func hasHostPart(s string) bool {
-	parts := 0
-	for _, r := range s {
-		if r == '/' {
-			parts++
-		}
-	}
-	return parts >= 2
+	return addrs.ParseProviderSourceIn(f, s)
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -17,11 +16,6 @@ import (
 // DefaultTerraformVersion is the Terraform version tfdeps emulates in the
 // Terraform flavour unless told otherwise.
 const DefaultTerraformVersion = flavour.DefaultTerraformVersion
-
-// terraformLockHeader is the first line of a lock file written by
-// "terraform init"; finding it selects the Terraform flavour when neither
-// -compat nor TFDEPS_COMPAT chose one.
-const terraformLockHeader = "# This file is maintained automatically by \"terraform init\".\n"
 
 // flavourChoice is what the global options and the environment say about
 // the flavour, before the working directory is looked at.
@@ -77,9 +71,10 @@ func lockNamesTerraform(path string) bool {
 		return false
 	}
 	defer f.Close()
-	buf := make([]byte, len(terraformLockHeader))
+	header := lockfile.HeaderLine(flavour.Terraform)
+	buf := make([]byte, len(header))
 	n, _ := io.ReadFull(f, buf)
-	return bytes.Equal(buf[:n], []byte(terraformLockHeader))
+	return string(buf[:n]) == header
 }
 
 // Version returns the emulated version of the chosen flavour.
