@@ -13,7 +13,7 @@ import (
 )
 
 // DefaultTofuVersion is the OpenTofu version the loader emulates by default.
-const DefaultTofuVersion = "1.12.6"
+const DefaultTofuVersion = flavour.DefaultOpenTofuVersion
 
 const incompatibleModuleSummary = "Incompatible module"
 

@@ -9,11 +9,12 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // DefaultTofuVersion is the OpenTofu version named in the module-block
 // warning when [ReadOptions] gives none.
-const DefaultTofuVersion = "1.12.6"
+const DefaultTofuVersion = flavour.DefaultOpenTofuVersion
 
 // ReadOptions adjust how a lock file is read.
 type ReadOptions struct {

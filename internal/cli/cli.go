@@ -22,7 +22,7 @@ import (
 var Version = "0.1.0-dev"
 
 // DefaultTofuVersion is the OpenTofu version tfdeps emulates unless told otherwise.
-const DefaultTofuVersion = "1.12.6"
+const DefaultTofuVersion = flavour.DefaultOpenTofuVersion
 
 // Env is everything a command may touch of the outside world.
 type Env struct {
