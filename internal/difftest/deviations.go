@@ -48,6 +48,4 @@ var terraformDeviations = []deviation{
 	{"script/init_default_host_nokeys", 0, "the installer leaves empty provider directories after a failed install (Terraform removes them); the texts (unknown issuer) are Terraform's"},
 	{"script/init_default_host_nokeys/json-first", 0, "the installer leaves empty provider directories after a failed install (Terraform removes them); the texts (unknown issuer) are Terraform's"},
 	{"script/providers_lock_nokeys/json-first", 0, "the installer leaves empty provider directories after a failed install (Terraform removes them); the texts (unknown issuer) are Terraform's"},
-	// The lock file reader words OpenTofu's diagnostics.
-	{"lockfile/*", 0, "Terraform's lock file diagnostics for invalid files differ in text and order from OpenTofu's, which lockfile reproduces"},
 }
