@@ -20,7 +20,9 @@
 //     symlinks cannot be made.
 //   - Dir.Lock and Dir.Fill: the per-package sidecar lock file
 //     (OS_ARCH.lock) that serialises installs of one package across
-//     goroutines and processes, tofu's included.
+//     goroutines and processes, tofu's included. In the Terraform flavour
+//     the lock files live in a directory of tfdeps' own (Dir.WithLocksIn,
+//     layout_terraform.go), as Terraform leaves none beside packages.
 //
 // Every package directory is built in a staging directory next to it and
 // renamed into place when complete, so a crash or an interrupt never leaves
