@@ -168,9 +168,11 @@ func (e *Events) withDefaults() *Events {
 // as Terraform v1.15 does: an install into the cache is an ordinary
 // "Installing" with no "Using … from the shared cache directory" after it,
 // and a package found in the cache only gets that "Using" line (no
-// "Detected previously-installed" before it).
+// "Detected previously-installed" before it). Terraform takes no lock, so
+// it never says it waits for one.
 func (e *Events) terraform() *Events {
 	out := *e
+	out.WaitingForCacheLock = func(string) {}
 	var mu sync.Mutex
 	detected := map[addrs.Provider]bool{}
 	out.DetectedInCache = func(p addrs.Provider, v versions.Version) {

@@ -32,14 +32,15 @@ func DefaultLockDir(userCacheDir func() (string, error)) string {
 }
 
 // useTerraformLayout moves the lock files of Target and Cache to
-// in.LockDir (DefaultLockDir when empty; beside the packages when there
-// is no user cache directory either).
+// in.LockDir (DefaultLockDir when empty). When there is no such directory
+// and it cannot be made, they stay beside the packages: a lock file there
+// is better than no lock.
 func (in *Installer) useTerraformLayout() {
 	dir := in.LockDir
 	if dir == "" {
 		dir = DefaultLockDir(os.UserCacheDir)
 	}
-	if dir == "" {
+	if dir == "" || os.MkdirAll(dir, 0o755) != nil {
 		return
 	}
 	if abs, err := filepath.Abs(dir); err == nil {

@@ -206,3 +206,41 @@ func TestLockFileWithLocksIn(t *testing.T) {
 		t.Errorf("same package directory, lock files %s and %s", la, la2)
 	}
 }
+
+// TestInstallTerraformUnwritableLockDir: when the lock directory cannot be
+// made, the locks stay beside the packages rather than failing the install.
+func TestInstallTerraformUnwritableLockDir(t *testing.T) {
+	e, _, _ := terraformEnv(t)
+	e.in.Cache = nil
+	blocker := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.in.LockDir = filepath.Join(blocker, "locks") // under a regular file
+	if _, _, err := e.install(t, Requirements{provBar: nil}, nil, NewProvidersOnly); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"registry.opentofu.org/hashicorp/bar/0.3.0/linux_amd64.lock"}
+	if diff := cmp.Diff(want, lockFilesIn(tree(t, e.in.Target.Base()))); diff != "" {
+		t.Errorf("lock files (-want +got):\n%s", diff)
+	}
+}
+
+// TestEventsTerraform checks the Terraform adapter of the events alone,
+// the cache lock notice included.
+func TestEventsTerraform(t *testing.T) {
+	var rec recorder
+	ev := rec.events()
+	ev.WaitingForCacheLock = func(dir string) { rec.lines = append(rec.lines, "waiting "+dir) }
+	tf := ev.withDefaults().terraform()
+	v := instVersion("1.0.0")
+	tf.WaitingForCacheLock("/cache")
+	tf.Installing(provBar, v, true)
+	tf.LinkedFromCache(provBar, v)
+	tf.DetectedInCache(provFoo, v)
+	tf.LinkedFromCache(provFoo, v)
+	want := []string{"installing hashicorp/bar 1.0.0 cache=false", "linked example.com/acme/foo 1.0.0"}
+	if diff := cmp.Diff(want, rec.lines); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
