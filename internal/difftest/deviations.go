@@ -37,15 +37,4 @@ var terraformDeviations = []deviation{
 	{"config/override-module/init", 0, "module installer progress texts are OpenTofu's"},
 	{"script/init_modules_*", 0, "module installer texts and download order are OpenTofu's"},
 	{"script/init_modules_*/*", 0, "module installer texts and download order are OpenTofu's"},
-	// Registry client and installer.
-	{"config/provider-reqs/init", 0, "Terraform retries service discovery (\"giving up after 4 attempt(s)\"); tfdeps asks once, as OpenTofu"},
-	{"config/reqprov/init", 0, "Terraform retries service discovery (\"giving up after 4 attempt(s)\")"},
-	{"config/reqprov-in-overrides-two/init", 0, "Terraform retries service discovery (\"giving up after 4 attempt(s)\")"},
-	{"requirements/local-name-differs/init", 0, "Terraform retries service discovery (\"giving up after 4 attempt(s)\")"},
-	{"script/providers_lock_fs_mirror", 0, "Terraform retries service discovery (\"giving up after 4 attempt(s)\")"},
-	{"script/providers_lock_fs_mirror/*", 0, "Terraform retries service discovery (\"giving up after 4 attempt(s)\")"},
-	{"script/providers_lock_existing/json-first", 0, "the installer leaves empty provider directories after a failed install (Terraform removes them)"},
-	{"script/init_default_host_nokeys", 0, "the installer leaves empty provider directories after a failed install (Terraform removes them); the texts (unknown issuer) are Terraform's"},
-	{"script/init_default_host_nokeys/json-first", 0, "the installer leaves empty provider directories after a failed install (Terraform removes them); the texts (unknown issuer) are Terraform's"},
-	{"script/providers_lock_nokeys/json-first", 0, "the installer leaves empty provider directories after a failed install (Terraform removes them); the texts (unknown issuer) are Terraform's"},
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/hashes"
 	"github.com/tfdeps/tfdeps/internal/installer"
 	"github.com/tfdeps/tfdeps/internal/registry"
@@ -44,6 +45,9 @@ type Locker struct {
 	TrustMirrorHashes bool
 	// Getenv reads OPENTOFU_ENFORCE_GPG_VALIDATION (nil: nothing set).
 	Getenv func(string) string
+	// Flavour is the product whose rules apply: the Terraform flavour
+	// ignores the OPENTOFU_ENFORCE_GPG_* variables, as Terraform has none.
+	Flavour flavour.Flavour
 	// TempDir holds temporary archives and extracted packages ("": the OS
 	// default).
 	TempDir string
@@ -202,12 +206,18 @@ func (l *Locker) recorded(p addrs.Provider, dirH1 hashes.Hash, auth *registry.Au
 		all = append(all, dirH1)
 	}
 	all = append(all, auth.Where(func(d registry.Disposition) bool { return d.VerifiedLocally })...)
-	if p.Hostname != addrs.DefaultProviderRegistryHost || l.getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true" {
+	if p.Hostname != addrs.DefaultProviderRegistryHost || l.enforceGPG() {
 		all = append(all, auth.Where(func(d registry.Disposition) bool { return len(d.SignedByKeyIDs) > 0 })...)
 	} else {
 		all = append(all, auth.Where(func(d registry.Disposition) bool { return d.ReportedByRegistry || d.ReportedByTrustedMirror })...)
 	}
 	return hashes.SortedUnique(all)
+}
+
+// enforceGPG is OPENTOFU_ENFORCE_GPG_VALIDATION=true, in the OpenTofu
+// flavour only.
+func (l *Locker) enforceGPG() bool {
+	return l.Flavour != flavour.Terraform && l.getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true"
 }
 
 // assemble groups the results per platform, up to the first failure.
