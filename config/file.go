@@ -135,7 +135,7 @@ func (file *File) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 			Subject:  block.TypeRange.Ptr(),
 		}}
 	case "provider":
-		p, d := decodeProviderBlock(block)
+		p, d := decodeProviderBlock(block, file.flavour)
 		diags = d
 		if p != nil {
 			file.ProviderConfigs = append(file.ProviderConfigs, p)

@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 var moduleBlockSchema = &hcl.BodySchema{
@@ -146,7 +148,10 @@ var providerBlockSchema = &hcl.BodySchema{
 	},
 }
 
-func decodeProviderBlock(block *hcl.Block) (*ProviderConfig, hcl.Diagnostics) {
+// decodeProviderBlock decodes a provider block. In the Terraform flavour
+// for_each is one more reserved argument name (Terraform has no provider
+// instances) and the reserved names are checked in Terraform's order.
+func decodeProviderBlock(block *hcl.Block, f flavour.Flavour) (*ProviderConfig, hcl.Diagnostics) {
 	content, _, diags := block.Body.PartialContent(providerBlockSchema)
 	nameDiags := checkProviderNameNormalized(block.Labels[0], block.DefRange)
 	diags = append(diags, nameDiags...)
@@ -178,13 +183,16 @@ func decodeProviderBlock(block *hcl.Block) (*ProviderConfig, hcl.Diagnostics) {
 		diags = append(diags, vDiags...)
 		p.Version, p.VersionSet, p.VersionRange = vc.Required, vc.Set, attr.Range
 	}
-	if attr, ok := content.Attributes["for_each"]; ok {
+	reserved := []string{"count", "depends_on", "source"}
+	if f == flavour.Terraform {
+		reserved = []string{"count", "depends_on", "for_each", "source"}
+	} else if attr, ok := content.Attributes["for_each"]; ok {
 		p.ForEach = attr.Expr
 	}
 	if p.Alias == "" && p.ForEach != nil {
 		diags = append(diags, errorDiag(`Alias required when using "for_each"`, `The for_each argument is allowed only for provider configurations with an alias.`, p.ForEach.Range().Ptr()))
 	}
-	for _, name := range []string{"count", "depends_on", "source"} {
+	for _, name := range reserved {
 		if attr, ok := content.Attributes[name]; ok {
 			diags = append(diags, errorDiag("Reserved argument name in provider block", fmt.Sprintf("The provider argument name %q is reserved for use by OpenTofu in a future version.", name), &attr.NameRange))
 		}
