@@ -13,20 +13,20 @@ func (m *Module) appendFile(f *File) hcl.Diagnostics {
 	m.Languages = append(m.Languages, f.Languages...)
 	for _, b := range f.Backends {
 		if m.Backend != nil {
-			diags = append(diags, errorDiag("Duplicate backend configuration", fmt.Sprintf("A module may have only one backend configuration. The backend was previously configured at %s.", m.Backend.DeclRange), b.DeclRange.Ptr()))
+			diags = append(diags, duplicateBackend(m.flavour, m.Backend.DeclRange, b.DeclRange))
 			continue
 		}
 		m.Backend = b
 	}
 	for _, c := range f.Clouds {
 		if m.Cloud != nil {
-			diags = append(diags, errorDiag("Duplicate cloud configurations", fmt.Sprintf("A module may have only one 'cloud' block configuring a cloud backend. A cloud backend was previously configured at %s.", m.Cloud.DeclRange), c.DeclRange.Ptr()))
+			diags = append(diags, duplicateCloud(m.flavour, m.Cloud.DeclRange, c.DeclRange))
 			continue
 		}
 		m.Cloud = c
 	}
 	if m.Backend != nil && m.Cloud != nil {
-		diags = append(diags, errorDiag("Both a backend and a cloud configuration are present", fmt.Sprintf("A module may declare either one 'cloud' block configuring a cloud backend OR one 'backend' block configuring a state backend. A cloud backend is configured at %s; a backend is configured at %s. Remove the backend block to configure a cloud backend.", m.Cloud.DeclRange, m.Backend.DeclRange), m.Backend.DeclRange.Ptr()))
+		diags = append(diags, backendAndCloud(m.flavour, m.Cloud.DeclRange, m.Backend.DeclRange))
 	}
 	for _, pc := range f.ProviderConfigs {
 		existing, ok := m.ProviderConfigs[pc.Key()]

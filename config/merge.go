@@ -17,7 +17,7 @@ func (m *Module) mergeFile(f *File) hcl.Diagnostics {
 		b.Syntax.Replaced = m.backendOrCloudRange()
 		m.Cloud, m.Backend = nil, b
 	default:
-		diags = append(diags, errorDiag("Duplicate backend configuration", fmt.Sprintf("Each override file may have only one backend configuration. A backend was previously configured at %s.", f.Backends[0].DeclRange), f.Backends[1].DeclRange.Ptr()))
+		diags = append(diags, duplicateOverrideBackend(f.Backends[0].DeclRange, f.Backends[1].DeclRange))
 	}
 	switch len(f.Clouds) {
 	case 0:
@@ -27,7 +27,7 @@ func (m *Module) mergeFile(f *File) hcl.Diagnostics {
 		c.Syntax.Replaced = m.backendOrCloudRange()
 		m.Backend, m.Cloud = nil, c
 	default:
-		diags = append(diags, errorDiag("Duplicate cloud configurations", fmt.Sprintf("A module may have only one 'cloud' block configuring a cloud backend. A cloud backend was previously configured at %s.", f.Clouds[0].DeclRange), f.Clouds[1].DeclRange.Ptr()))
+		diags = append(diags, duplicateCloud(m.flavour, f.Clouds[0].DeclRange, f.Clouds[1].DeclRange))
 	}
 	for _, pc := range f.ProviderConfigs {
 		existing, ok := m.ProviderConfigs[pc.Key()]

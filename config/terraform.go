@@ -49,7 +49,9 @@ func (file *File) decodeTerraformBlock(block *hcl.Block) hcl.Diagnostics {
 		case "required_providers":
 			rp, rpDiags := decodeRequiredProvidersBlock(inner, file.flavour)
 			diags = append(diags, rpDiags...)
-			file.RequiredProviders = append(file.RequiredProviders, rp)
+			if rp != nil {
+				file.RequiredProviders = append(file.RequiredProviders, rp)
+			}
 		case "provider_meta":
 			pm, pmDiags := decodeProviderMetaBlock(inner)
 			diags = append(diags, pmDiags...)
