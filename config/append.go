@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // appendFile adds a primary file's declarations, reporting duplicates
@@ -144,7 +146,7 @@ func (m *Module) appendResources(f *File) hcl.Diagnostics {
 	for _, imp := range f.Imports {
 		for _, prev := range m.Imports {
 			if imp.ResolvedTo != "" && imp.ResolvedTo == prev.ResolvedTo {
-				diags = append(diags, errorDiag(fmt.Sprintf("Duplicate import configuration for %q", imp.ResolvedTo), fmt.Sprintf("An import block for the resource %q was already declared at %s. A resource can have only one import block.", imp.ResolvedTo, prev.DeclRange), imp.DeclRange.Ptr()))
+				diags = append(diags, duplicateImport(m.flavour, imp, prev))
 			}
 		}
 		if imp.ProviderConfigRef != nil {
@@ -156,4 +158,16 @@ func (m *Module) appendResources(f *File) hcl.Diagnostics {
 	}
 	m.Removed = append(m.Removed, f.Removed...)
 	return diags
+}
+
+// duplicateImport is the error for an import block with the same static
+// target as an earlier one, prev. Terraform names the target resource
+// without instance keys and points at the "to" expression; OpenTofu names
+// the target as written and points at the block.
+func duplicateImport(f flavour.Flavour, imp, prev *Import) *hcl.Diagnostic {
+	target, subject := imp.ResolvedTo, imp.DeclRange
+	if f == flavour.Terraform && imp.To != nil {
+		target, subject = imp.toResource, imp.To.Range()
+	}
+	return errorDiag(fmt.Sprintf("Duplicate import configuration for %q", target), fmt.Sprintf("An import block for the resource %q was already declared at %s. A resource can have only one import block.", target, prev.DeclRange), subject.Ptr())
 }

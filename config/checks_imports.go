@@ -2,10 +2,13 @@ package config
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 var checkBlockSchema = &hcl.BodySchema{
@@ -69,7 +72,10 @@ var importBlockSchema = &hcl.BodySchema{
 	},
 }
 
-func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
+// decodeImportBlock decodes an import block. The Terraform flavour words
+// the id and identity errors as Terraform does and refuses a target that is
+// not a managed resource.
+func decodeImportBlock(block *hcl.Block, f flavour.Flavour) (*Import, hcl.Diagnostics) {
 	imp := &Import{DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, importShape)}
 	content, diags := bodyContent(block.Body, importBlockSchema)
 	if content == nil {
@@ -103,7 +109,11 @@ func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 		if trDiags.HasErrors() {
 			return imp, diags
 		}
+		if f == flavour.Terraform && !importsManaged(tr) {
+			diags = append(diags, errorDiag("Invalid import address", "Only managed resources can be imported.", attr.Range.Ptr()))
+		}
 		inModule = tr.RootName() == "module"
+		imp.toResource = strings.Join(traversalNames(tr), ".")
 		typ, static := importTarget(tr)
 		imp.ToType = typ
 		if !inModule {
@@ -126,6 +136,9 @@ func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 		imp.ForEach = attr.Expr
 		imp.ResolvedTo = ""
 	}
+	if f == flavour.Terraform {
+		return imp, append(diags, terraformImportArguments(block, hasID, hasIdentity)...)
+	}
 	if !hasID && !hasIdentity {
 		diags = append(diags, errorDiag("Missing required import argument", "One of 'id' or 'identity' must be specified in an import block to identify the resource instance to import.", block.DefRange.Ptr()))
 	}
@@ -137,6 +150,29 @@ func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 		diags = append(diags, errorDiag("Conflicting import arguments", "Only one of 'id' or 'identity' can be specified in an import block. 'id' identifies the resource instance by its ID, while 'identity' identifies the resource instance by its Resource Identity. Choose one method to identify the resource instance to import.", hcl.RangeBetween(first, last).Ptr()))
 	}
 	return imp, diags
+}
+
+// terraformImportArguments is Terraform's check that an import block has
+// one of id and identity.
+func terraformImportArguments(block *hcl.Block, hasID, hasIdentity bool) hcl.Diagnostics {
+	switch {
+	case !hasID && !hasIdentity:
+		return hcl.Diagnostics{errorDiag("Invalid import block", "At least one of 'id' or 'identity' must be specified.", block.DefRange.Ptr())}
+	case hasID && hasIdentity:
+		return hcl.Diagnostics{errorDiag("Invalid import block", "Only one of 'id' or 'identity' can be specified.", block.DefRange.Ptr())}
+	}
+	return nil
+}
+
+// importsManaged tells whether an import target traversal names a managed
+// resource (not a data or ephemeral resource).
+func importsManaged(tr hcl.Traversal) bool {
+	names := traversalNames(tr)
+	i := 0
+	for i+1 < len(names) && names[i] == "module" {
+		i += 2
+	}
+	return i >= len(names) || (names[i] != "data" && names[i] != "ephemeral")
 }
 
 // checkImportTarget is OpenTofu's ParseAbsResourceInstance on the static

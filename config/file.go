@@ -189,7 +189,7 @@ func (file *File) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 			file.Moved = append(file.Moved, m)
 		}
 	case "import":
-		i, d := decodeImportBlock(block)
+		i, d := decodeImportBlock(block, file.flavour)
 		diags = d
 		if i != nil {
 			file.Imports = append(file.Imports, i)
