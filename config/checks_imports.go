@@ -18,7 +18,7 @@ var checkBlockSchema = &hcl.BodySchema{
 	},
 }
 
-func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
+func decodeCheckBlock(block *hcl.Block, f flavour.Flavour) (*Check, hcl.Diagnostics) {
 	c := &Check{Name: block.Labels[0], DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, checkShape)}
 	content, diags := bodyContent(block.Body, checkBlockSchema)
 	if !hclsyntax.ValidIdentifier(c.Name) {
@@ -34,7 +34,7 @@ func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
 				diags = append(diags, errorDiag("Multiple data resource blocks", fmt.Sprintf("This check block already has a data resource defined at %s.", c.DataResource.DeclRange.Ptr()), b.DefRange.Ptr()))
 				continue
 			}
-			r, rDiags := decodeResource(b, DataResourceMode, false, true)
+			r, rDiags := decodeResource(b, DataResourceMode, false, true, f)
 			diags = append(diags, rDiags...)
 			if rDiags.HasErrors() {
 				continue

@@ -159,25 +159,25 @@ func (file *File) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 			file.Outputs = append(file.Outputs, o)
 		}
 	case "module":
-		mc, d := decodeModuleBlock(block, override)
+		mc, d := decodeModuleBlock(block, override, file.flavour)
 		diags = d
 		if mc != nil {
 			file.ModuleCalls = append(file.ModuleCalls, mc)
 		}
 	case "resource":
-		r, d := decodeResourceBlock(block, ManagedResourceMode, override)
+		r, d := decodeResourceBlock(block, ManagedResourceMode, override, file.flavour)
 		diags = d
 		if r != nil {
 			file.ManagedResources = append(file.ManagedResources, r)
 		}
 	case "data":
-		r, d := decodeResourceBlock(block, DataResourceMode, override)
+		r, d := decodeResourceBlock(block, DataResourceMode, override, file.flavour)
 		diags = d
 		if r != nil {
 			file.DataResources = append(file.DataResources, r)
 		}
 	case "ephemeral":
-		r, d := decodeResourceBlock(block, EphemeralResourceMode, override)
+		r, d := decodeResourceBlock(block, EphemeralResourceMode, override, file.flavour)
 		diags = d
 		if r != nil {
 			file.EphemeralResources = append(file.EphemeralResources, r)
@@ -209,7 +209,7 @@ func (file *File) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 				Subject:  block.DefRange.Ptr(),
 			}}
 		}
-		c, d := decodeCheckBlock(block)
+		c, d := decodeCheckBlock(block, file.flavour)
 		diags = d
 		if c != nil {
 			file.Checks = append(file.Checks, c)

@@ -31,7 +31,10 @@ var moduleLifecycleSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "enabled"}},
 }
 
-func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagnostics) {
+// decodeModuleBlock decodes a module block. In the Terraform flavour the
+// lifecycle block is reserved (Terraform has no "enabled") and the
+// ignore_nested_deprecations argument is Terraform's.
+func decodeModuleBlock(block *hcl.Block, override bool, f flavour.Flavour) (*ModuleCall, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	mc := &ModuleCall{
 		Name:      block.Labels[0],
@@ -39,6 +42,9 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 		Syntax:    newSyntaxBlock(block, moduleShape),
 	}
 	schema := moduleBlockSchema
+	if f == flavour.Terraform {
+		schema = terraformModuleBlockSchema
+	}
 	if override {
 		schema = schemaForOverrides(schema)
 	}
@@ -78,8 +84,16 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 		diags = append(diags, pDiags...)
 		mc.Providers = providers
 	}
+	if attr, ok := content.Attributes["ignore_nested_deprecations"]; ok {
+		diags = append(diags, checkIgnoreNestedDeprecations(attr)...)
+	}
 	var seenEscape, seenLifecycle *hcl.Block
 	for _, b := range content.Blocks {
+		switch {
+		case b.Type == "lifecycle" && f == flavour.Terraform:
+			diags = append(diags, reservedBlockName("module", b))
+			continue
+		}
 		switch b.Type {
 		case "_":
 			if seenEscape != nil {

@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 var resourceBlockSchema = &hcl.BodySchema{
@@ -57,11 +59,11 @@ func (m ResourceMode) blockType() string {
 }
 
 // decodeResourceBlock decodes a resource, data or ephemeral block.
-func decodeResourceBlock(block *hcl.Block, mode ResourceMode, override bool) (*Resource, hcl.Diagnostics) {
-	return decodeResource(block, mode, override, false)
+func decodeResourceBlock(block *hcl.Block, mode ResourceMode, override bool, f flavour.Flavour) (*Resource, hcl.Diagnostics) {
+	return decodeResource(block, mode, override, false, f)
 }
 
-func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool) (*Resource, hcl.Diagnostics) {
+func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool, f flavour.Flavour) (*Resource, hcl.Diagnostics) {
 	shape := dataShape
 	if mode == ManagedResourceMode {
 		shape = resourceShape
@@ -127,7 +129,11 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool) 
 				continue
 			}
 			seenLifecycle = b
-			enabled, lcDiags := r.decodeLifecycle(b, override)
+			decode := r.decodeLifecycle
+			if f == flavour.Terraform {
+				decode = r.decodeTerraformLifecycle
+			}
+			enabled, lcDiags := decode(b, override)
 			diags = append(diags, lcDiags...)
 			if enabled != nil {
 				counters = append(counters, enabled)
