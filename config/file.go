@@ -195,7 +195,7 @@ func (file *File) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 			file.Imports = append(file.Imports, i)
 		}
 	case "removed":
-		r, d := decodeRemovedBlock(block)
+		r, d := decodeRemovedBlock(block, file.flavour)
 		diags = d
 		if r != nil {
 			file.Removed = append(file.Removed, r)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // mergeFile merges one override file into the module (config-loading.md §7-8).
@@ -55,6 +57,10 @@ func (m *Module) mergeFile(f *File) hcl.Diagnostics {
 	}
 	for _, imp := range f.Imports {
 		diags = append(diags, errorDiag("Cannot override 'import' blocks", "Import blocks can appear only in normal files, not in override files.", imp.DeclRange.Ptr()))
+	}
+	if m.flavour == flavour.Terraform {
+		// Terraform drops an override file's removed blocks silently.
+		return diags
 	}
 	for _, r := range f.Removed {
 		diags = append(diags, errorDiag("Cannot override 'Removed' blocks", "Removed blocks can appear only in normal files, not in override files.", r.DeclRange.Ptr()))
@@ -122,6 +128,11 @@ func (m *Module) mergeResources(f *File) hcl.Diagnostics {
 		{f.ManagedResources, m.ManagedResources, "Missing resource to override", "resource", "a resource block"},
 		{f.DataResources, m.DataResources, "Missing data resource to override", "data resource", "a data block"},
 		{f.EphemeralResources, m.EphemeralResources, "Missing ephemeral resource to override", "ephemeral resource", "an ephemeral block"},
+	}
+	if m.flavour == flavour.Terraform {
+		// Terraform ignores an override file's ephemeral resources: they
+		// neither override one nor need one to override.
+		kinds = kinds[:2]
 	}
 	for _, k := range kinds {
 		for _, r := range k.list {
