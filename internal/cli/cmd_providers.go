@@ -88,8 +88,12 @@ func runProviders(m *Meta, args []string) int {
 		// tofu loads the root module a second time (without test files)
 		// for its encryption settings, before it collects requirements;
 		// the JSON output is tfdeps' own and shows each warning once.
+		// terraform providers shows the warnings of one load only.
+		if !opts.json && m.Flavour != flavour.Terraform {
+			diags = withRootWarningsAgain(m, "", diags)
+		}
 		if !opts.json {
-			diags = withoutOwnWarnings(withRootWarningsAgain(m, "", diags))
+			diags = withoutOwnWarnings(diags)
 		}
 		diags = append(diags, backendDiags(res.Tree)...)
 		if !diags.HasErrors() {
