@@ -21,7 +21,17 @@ import (
 //     override file's value replaces the others, and loading does not check
 //     it: init and get do, with Module.CheckTerraformCore;
 //   - a provider source address of one or two parts, and the provider a
-//     local name implies, are on registry.terraform.io.
+//     local name implies, are on registry.terraform.io;
+//   - the language is Terraform v1.15's where it differs from OpenTofu's,
+//     with Terraform's texts: backend and cloud block duplicates and
+//     conflicts (state_storage.go; a state_store block is unsupported),
+//     provider blocks (for_each is reserved), a required_providers block
+//     that is not only attributes (dropped), import blocks (duplicates,
+//     id/identity, managed targets only), resource lifecycle blocks (no
+//     enabled or destroy; action_trigger), module blocks (lifecycle
+//     reserved; ignore_nested_deprecations), removed blocks, and override
+//     files (their removed blocks and ephemeral resources are ignored).
+//     Product names in texts stay OpenTofu's: the CLI words them.
 
 // WithFlavour loads the directory as flavour f does (default OpenTofu).
 func WithFlavour(f flavour.Flavour) Option { return func(o *options) { o.flavour = f } }

@@ -356,6 +356,15 @@ resource "null_resource" "bar" {}
 				{"error", "Unexpected \"resource\" block", "Blocks are not allowed here.", "other.tf:9,1-9,9"},
 			},
 		},
+		{
+			name: "state_store block",
+			files: map[string]string{
+				"main.tf": "terraform {\n  state_store \"foo\" {\n    provider \"bar\" {}\n  }\n}\n",
+			},
+			want: []expectedDiag{
+				{"error", "Unsupported block type", "Blocks of type \"state_store\" are not expected here.", "main.tf:2,3-2,14"},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
