@@ -22,6 +22,7 @@ var terraformDeviations = []deviation{
 	// The language: config decodes OpenTofu's language and texts.
 	{"config/override-depends-on/init", 0, "Terraform installs modules before reporting this configuration error"},
 	{"config/dup-output-module-provider/init", 0, "Terraform installs modules before reporting this configuration error"},
+	{"requirements/invalid-constraint/init", 1, "after installing modules, terraform init prints an empty line before it reports provider requirement errors (init's order of output, not the configuration's texts)"},
 	// Modules: the module installer words OpenTofu's texts.
 	{"config/module-override/init", 0, "module installer texts are OpenTofu's (\"Module hashicorp/consul/aws (\\\"reg\\\" from …)\" where Terraform says \"Module \\\"reg\\\" (from …)\")"},
 	{"config/override-module/init", 0, "module installer progress texts are OpenTofu's"},
