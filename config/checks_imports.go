@@ -127,7 +127,7 @@ func decodeImportBlock(block *hcl.Block, f flavour.Flavour) (*Import, hcl.Diagno
 		if inModule {
 			diags = append(diags, errorDiag("Invalid import provider argument", "The provider argument can only be specified in import blocks that will generate configuration.\n\nUse the providers argument within the module block to configure providers for all resources within a module, including imported resources.", attr.Range.Ptr()))
 		}
-		ref, refDiags := decodeProviderConfigRef(attr.Expr, "provider")
+		ref, refDiags := decodeProviderConfigRef(attr.Expr, "provider", f)
 		diags = append(diags, refDiags...)
 		imp.ProviderConfigRef = ref
 		imp.ProviderDeclRange = attr.Range

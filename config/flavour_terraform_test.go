@@ -365,6 +365,32 @@ resource "null_resource" "bar" {}
 				{"error", "Unsupported block type", "Blocks of type \"state_store\" are not expected here.", "main.tf:2,3-2,14"},
 			},
 		},
+		{
+			name: "provider references without instance keys",
+			files: map[string]string{
+				"main.tf": `provider "aws" {
+  alias = "x"
+}
+resource "aws_instance" "a" {
+  provider = aws.x["a"]
+}
+resource "aws_instance" "b" {
+  provider = "aws.x"
+}
+module "m" {
+  source = "./m"
+  providers = {
+    aws = aws.x[0]
+  }
+}
+`,
+			},
+			want: []expectedDiag{
+				{"error", "Invalid provider configuration reference", "The provider argument requires a provider type name, optionally followed by a period and then a configuration alias.", "main.tf:5,14-5,24"},
+				{"warning", "Quoted references are deprecated", "In this context, references are expected literally rather than in quotes. Terraform 0.11 and earlier required quotes, but quoted references are now deprecated and will be removed in a future version of Terraform. Remove the quotes surrounding this reference to silence this warning.", "main.tf:8,14-8,21"},
+				{"error", "Invalid provider configuration reference", "The providers argument requires a provider type name, optionally followed by a period and then a configuration alias.", "main.tf:13,11-13,19"},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -80,7 +80,7 @@ func decodeModuleBlock(block *hcl.Block, override bool, f flavour.Flavour) (*Mod
 		mc.DependsOn = deps
 	}
 	if attr, ok := content.Attributes["providers"]; ok {
-		providers, pDiags := decodePassedProviderConfigs(attr)
+		providers, pDiags := decodePassedProviderConfigs(attr, f)
 		diags = append(diags, pDiags...)
 		mc.Providers = providers
 	}
@@ -124,14 +124,14 @@ func decodeModuleBlock(block *hcl.Block, override bool, f flavour.Flavour) (*Mod
 	return mc, diags
 }
 
-func decodePassedProviderConfigs(attr *hcl.Attribute) ([]PassedProviderConfig, hcl.Diagnostics) {
+func decodePassedProviderConfigs(attr *hcl.Attribute, f flavour.Flavour) ([]PassedProviderConfig, hcl.Diagnostics) {
 	pairs, diags := hcl.ExprMap(attr.Expr)
 	var ret []PassedProviderConfig
 	seen := map[string]hcl.Range{}
 	for _, pair := range pairs {
-		key, keyDiags := decodeProviderConfigRef(pair.Key, "providers")
+		key, keyDiags := decodeProviderConfigRef(pair.Key, "providers", f)
 		diags = append(diags, keyDiags...)
-		value, valueDiags := decodeProviderConfigRef(pair.Value, "providers")
+		value, valueDiags := decodeProviderConfigRef(pair.Value, "providers", f)
 		diags = append(diags, valueDiags...)
 		if keyDiags.HasErrors() || valueDiags.HasErrors() {
 			continue

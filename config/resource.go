@@ -104,7 +104,7 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool, 
 		}
 	}
 	if attr, ok := content.Attributes["provider"]; ok {
-		ref, refDiags := decodeProviderConfigRef(attr.Expr, "provider")
+		ref, refDiags := decodeProviderConfigRef(attr.Expr, "provider", f)
 		diags = append(diags, refDiags...)
 		r.ProviderConfigRef = ref
 	}

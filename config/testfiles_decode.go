@@ -157,7 +157,7 @@ func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
 		}
 	}
 	if attr, ok := content.Attributes["providers"]; ok {
-		providers, d := decodePassedProviderConfigs(attr)
+		providers, d := decodePassedProviderConfigs(attr, flavour.OpenTofu)
 		diags = append(diags, d...)
 		run.Providers = providers
 	}
