@@ -174,3 +174,39 @@ var terraformTerraformBlockSchema = func() *hcl.BodySchema {
 	s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: "state_store", LabelNames: []string{"type"}})
 	return s
 }()
+
+// terraformLanguageSettings checks the language and experiments arguments
+// of a file's terraform blocks as a Terraform release does: the only
+// language edition is TF2021, and experiments are for alpha releases only.
+// version is the emulated Terraform version.
+func terraformLanguageSettings(body hcl.Body, version string) hcl.Diagnostics {
+	root, _, _ := body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "terraform"}}})
+	if root == nil {
+		return nil
+	}
+	const edition = "TF2021"
+	var diags hcl.Diagnostics
+	for _, block := range root.Blocks {
+		c, _, d := block.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "language"}, {Name: "experiments"}}})
+		diags = append(diags, d...)
+		if c == nil {
+			continue
+		}
+		if attr, ok := c.Attributes["language"]; ok {
+			switch kw := hcl.ExprAsKeyword(attr.Expr); {
+			case kw == "":
+				diags = append(diags, errorDiag("Invalid language edition", fmt.Sprintf("The language argument expects a bare language edition keyword. Terraform %s supports only language edition %s, which is the default.", version, edition), attr.Expr.Range().Ptr()))
+			case kw != edition:
+				rel := "different"
+				if kw > edition {
+					rel = "newer"
+				}
+				diags = append(diags, errorDiag("Unsupported language edition", fmt.Sprintf("Terraform v%s only supports language edition %s. This module requires a %s version of Terraform CLI.", version, edition, rel), attr.Expr.Range().Ptr()))
+			}
+		}
+		if attr, ok := c.Attributes["experiments"]; ok {
+			diags = append(diags, errorDiag("Module uses experimental features", "Experimental features are intended only for gathering early feedback on new language designs, and so are available only in alpha releases of Terraform.", attr.NameRange.Ptr()))
+		}
+	}
+	return diags
+}

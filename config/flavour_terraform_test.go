@@ -391,6 +391,57 @@ module "m" {
 				{"error", "Invalid provider configuration reference", "The providers argument requires a provider type name, optionally followed by a period and then a configuration alias.", "main.tf:13,11-13,19"},
 			},
 		},
+		{
+			name: "language edition and experiments",
+			files: map[string]string{
+				"main.tf": `terraform {
+  language    = TF2024
+  experiments = [foo]
+}
+terraform {
+  language = "TF2021"
+}
+terraform {
+  language = TF2000
+}
+terraform {
+  language = TF2021
+  experiments = "x"
+}
+`,
+			},
+			want: []expectedDiag{
+				{"error", "Unsupported language edition", "Terraform v1.15.9 only supports language edition TF2021. This module requires a newer version of Terraform CLI.", "main.tf:2,17-2,23"},
+				{"error", "Module uses experimental features", "Experimental features are intended only for gathering early feedback on new language designs, and so are available only in alpha releases of Terraform.", "main.tf:3,3-3,14"},
+				{"error", "Invalid language edition", "The language argument expects a bare language edition keyword. Terraform 1.15.9 supports only language edition TF2021, which is the default.", "main.tf:6,14-6,22"},
+				{"error", "Unsupported language edition", "Terraform v1.15.9 only supports language edition TF2021. This module requires a different version of Terraform CLI.", "main.tf:9,14-9,20"},
+				{"error", "Module uses experimental features", "Experimental features are intended only for gathering early feedback on new language designs, and so are available only in alpha releases of Terraform.", "main.tf:13,3-13,14"},
+			},
+		},
+		{
+			name: "count and for_each together",
+			files: map[string]string{
+				"main.tf": `resource "null_resource" "r" {
+  count    = 1
+  for_each = {}
+}
+data "null_data_source" "d" {
+  for_each = {}
+  count    = 1
+}
+module "m" {
+  source   = "./m"
+  count    = 1
+  for_each = {}
+}
+`,
+			},
+			want: []expectedDiag{
+				{"error", "Invalid combination of \"count\" and \"for_each\"", "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.", "main.tf:3,3-3,11"},
+				{"error", "Invalid combination of \"count\" and \"for_each\"", "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.", "main.tf:6,3-6,11"},
+				{"error", "Invalid combination of \"count\" and \"for_each\"", "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.", "main.tf:12,3-12,11"},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -74,6 +74,10 @@ func decodeModuleBlock(block *hcl.Block, override bool, f flavour.Flavour) (*Mod
 		mc.ForEach = attr.Expr
 		counters = append(counters, attr)
 	}
+	if f == flavour.Terraform {
+		diags = append(diags, terraformCountAndForEach(counters)...)
+		counters = nil
+	}
 	if attr, ok := content.Attributes["depends_on"]; ok {
 		deps, depsDiags := decodeDependsOn(attr)
 		diags = append(diags, depsDiags...)

@@ -103,6 +103,10 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool, 
 			counters = append(counters, attr)
 		}
 	}
+	if f == flavour.Terraform {
+		diags = append(diags, terraformCountAndForEach(counters)...)
+		counters = nil
+	}
 	if attr, ok := content.Attributes["provider"]; ok {
 		ref, refDiags := decodeProviderConfigRef(attr.Expr, "provider", f)
 		diags = append(diags, refDiags...)

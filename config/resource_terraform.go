@@ -67,3 +67,13 @@ func (r *Resource) decodeTerraformLifecycle(b *hcl.Block, override bool) (*hcl.A
 	}
 	return nil, diags
 }
+
+// terraformCountAndForEach is Terraform's error for a resource or module
+// block with both count and for_each (counters: the attributes present, in
+// that order), reported at for_each as soon as the two are read.
+func terraformCountAndForEach(counters []*hcl.Attribute) hcl.Diagnostics {
+	if len(counters) < 2 {
+		return nil
+	}
+	return hcl.Diagnostics{errorDiag(`Invalid combination of "count" and "for_each"`, `The "count" and "for_each" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.`, counters[1].NameRange.Ptr())}
+}
