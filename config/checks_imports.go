@@ -101,26 +101,31 @@ func decodeImportBlock(block *hcl.Block, f flavour.Flavour) (*Import, hcl.Diagno
 			to = native
 		}
 		imp.To = to
-		tr, trDiags := importToTraversal(to)
+		tr, trDiags := importToTraversal(to, f)
 		if !trDiags.HasErrors() {
 			trDiags = append(trDiags, checkImportTarget(tr)...)
 		}
 		diags = append(diags, trDiags...)
-		if trDiags.HasErrors() {
-			return imp, diags
-		}
-		if f == flavour.Terraform && !importsManaged(tr) {
+		if f == flavour.Terraform && (trDiags.HasErrors() || !importsManaged(tr)) {
+			// Terraform reads an invalid target as no resource at all, and
+			// goes on checking the block.
 			diags = append(diags, errorDiag("Invalid import address", "Only managed resources can be imported.", attr.Range.Ptr()))
 		}
-		inModule = tr.RootName() == "module"
-		imp.toResource = strings.Join(traversalNames(tr), ".")
-		typ, static := importTarget(tr)
-		imp.ToType = typ
-		if !inModule {
-			imp.StaticTo = importStaticKey(tr)
-		}
-		if abs, absDiags := hcl.AbsTraversalForExpr(to); !absDiags.HasErrors() && static {
-			imp.ResolvedTo = traversalString(abs)
+		if trDiags.HasErrors() {
+			if f != flavour.Terraform {
+				return imp, diags
+			}
+		} else {
+			inModule = tr.RootName() == "module"
+			imp.toResource = strings.Join(traversalNames(tr), ".")
+			typ, static := importTarget(tr)
+			imp.ToType = typ
+			if !inModule {
+				imp.StaticTo = importStaticKey(tr)
+			}
+			if abs, absDiags := hcl.AbsTraversalForExpr(to); !absDiags.HasErrors() && static {
+				imp.ResolvedTo = traversalString(abs)
+			}
 		}
 	}
 	if attr, ok := content.Attributes["provider"]; ok {
@@ -187,15 +192,20 @@ func checkImportTarget(tr hcl.Traversal) hcl.Diagnostics {
 
 // importToTraversal is the static part of an import target: the traversal
 // with dynamic index keys dropped.
-func importToTraversal(expr hcl.Expression) (hcl.Traversal, hcl.Diagnostics) {
+// Terraform reads any other expression as a static traversal, with hcl's
+// error.
+func importToTraversal(expr hcl.Expression, f flavour.Flavour) (hcl.Traversal, hcl.Diagnostics) {
 	switch e := expr.(type) {
 	case *hclsyntax.IndexExpr:
-		return importToTraversal(e.Collection)
+		return importToTraversal(e.Collection, f)
 	case *hclsyntax.RelativeTraversalExpr:
-		tr, diags := importToTraversal(e.Source)
+		tr, diags := importToTraversal(e.Source, f)
 		return append(tr, e.Traversal...), diags
 	case *hclsyntax.ScopeTraversalExpr:
 		return append(hcl.Traversal{}, e.Traversal...), nil
+	}
+	if f == flavour.Terraform {
+		return hcl.AbsTraversalForExpr(expr)
 	}
 	return nil, hcl.Diagnostics{errorDiag("Invalid import address expression", "Import address must be a reference to a resource's address, and only allows for indexing with dynamic keys. For example: module.my_module[expression1].aws_s3_bucket.my_buckets[expression2] for resources inside of modules, or simply aws_s3_bucket.my_bucket for a resource in the root module", expr.Range().Ptr())}
 }

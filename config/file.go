@@ -183,7 +183,7 @@ func (file *File) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 			file.EphemeralResources = append(file.EphemeralResources, r)
 		}
 	case "moved":
-		m, d := decodeMovedBlock(block)
+		m, d := decodeMovedBlock(block, file.flavour)
 		diags = d
 		if m != nil {
 			file.Moved = append(file.Moved, m)

@@ -442,6 +442,59 @@ module "m" {
 				{"error", "Invalid combination of \"count\" and \"for_each\"", "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.", "main.tf:12,3-12,11"},
 			},
 		},
+		{
+			name: "moved and import addresses",
+			files: map[string]string{
+				"main.tf": `moved {
+  from = module.a
+  to   = null_resource.b
+}
+moved {
+  from = null_resource.a[0]
+  to   = null_resource.b["x"]
+}
+moved {
+  from = data.null_data_source.a
+  to   = data.null_data_source.b
+}
+moved {
+  from = ephemeral.x.a
+  to   = ephemeral.x.b
+}
+moved {
+  from = null_resource.a.b.c
+  to   = null_resource.b
+}
+import {
+  to = module.m
+  id = "x"
+}
+import {
+  to = null_resource.x.y
+  id = "x"
+}
+import {
+  to = "null_resource.x"
+  id = "x"
+}
+import {
+  for_each = {}
+  to = null_resource.x[each.key]
+  id = "x"
+}
+`,
+			},
+			want: []expectedDiag{
+				{"error", "Invalid \"moved\" addresses", "The \"from\" and \"to\" addresses must either both refer to resources or both refer to modules.", "main.tf:1,1-1,6"},
+				{"error", "Invalid address", "Unexpected extra operators after address.", "main.tf:18,27-18,29"},
+				{"error", "Invalid address", "A resource instance address is required here. The module path must be followed by a resource instance specification.", "main.tf:22,8-22,16"},
+				{"error", "Invalid import address", "Only managed resources can be imported.", "main.tf:22,3-22,16"},
+				{"error", "Invalid address", "Resource instance key must be given in square brackets.", "main.tf:26,23-26,25"},
+				{"error", "Invalid import address", "Only managed resources can be imported.", "main.tf:26,3-26,25"},
+				{"error", "Invalid expression", "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.", "main.tf:30,8-30,25"},
+				{"error", "Invalid import address", "Only managed resources can be imported.", "main.tf:30,3-30,25"},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
