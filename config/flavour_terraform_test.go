@@ -495,6 +495,95 @@ import {
 				{"error", "Invalid import address", "Only managed resources can be imported.", "main.tf:30,3-30,25"},
 			},
 		},
+		{
+			name: "resource, data, ephemeral and check blocks",
+			files: map[string]string{
+				"main.tf": `terraform {
+  required_providers {
+    aws = {
+      source                = "hashicorp/aws"
+      configuration_aliases = [aws.b["x"], aws]
+    }
+    bad = "x y"
+    up = {
+      source = "Hashicorp/Up"
+    }
+  }
+  foo = 1
+}
+data "null_data_source" "d" {
+  connection {}
+  provisioner "x" {}
+}
+resource "null_resource" "r" {
+  provisioner "local-exec" {
+    when       = create
+    on_failure = stop
+  }
+  lifecycle {}
+  lifecycle {}
+  connection {}
+  connection {}
+  locals {}
+}
+ephemeral "x" "y" {
+  provisioner "local-exec" {}
+  depends_on = [null_resource.r]
+}
+check "c" {
+  data "null_data_source" "n" {
+    for_each = {}
+    depends_on = []
+  }
+  assert {
+    condition     = null_resource.r.id != ""
+    error_message = "x"
+  }
+}
+output "o" {
+  value = 1
+  sensitive = "x"
+}
+`,
+			},
+			want: []expectedDiag{
+				{"error", "Unsupported argument", "An argument named \"foo\" is not expected here.", "main.tf:12,3-12,6"},
+				{"error", "Invalid version constraint", "This string does not use correct version constraint syntax.", "main.tf:7,11-7,16"},
+				{"error", "Invalid \"on_failure\" keyword", "The \"on_failure\" argument requires one of the following keywords: continue or fail.", "main.tf:21,18-21,22"},
+				{"error", "Duplicate lifecycle block", "This resource already has a lifecycle block at main.tf:23,3-12.", "main.tf:24,3-24,12"},
+				{"error", "Duplicate connection block", "This resource already has a connection block at main.tf:25,3-13.", "main.tf:26,3-26,13"},
+				{"error", "Reserved block type name in resource block", "The block type name \"locals\" is reserved for use by Terraform in a future version.", "main.tf:27,3-27,9"},
+				{"error", "Invalid \"for_each\" attribute", "The \"count\" and \"for_each\" meta-arguments are not supported within nested data blocks.", "main.tf:35,5-35,13"},
+				{"error", "Unsuitable value type", "Unsuitable value: a bool is required", "main.tf:45,16-45,17"},
+			},
+		},
+		{
+			name: "ephemeral resource blocks and nested data count",
+			files: map[string]string{
+				"main.tf": `ephemeral "x" "y" {
+  connection {}
+  lifecycle {}
+  lifecycle {}
+  locals {}
+}
+check "c" {
+  data "null_data_source" "n" {
+    count = 1
+  }
+  assert {
+    condition     = null_resource.r.id != ""
+    error_message = "x"
+  }
+}
+resource "null_resource" "r" {}
+`,
+			},
+			want: []expectedDiag{
+				{"error", "Duplicate lifecycle block", "This resource already has a lifecycle block at main.tf:3,3-12.", "main.tf:4,3-4,12"},
+				{"error", "Reserved block type name in ephemeral block", "The block type name \"locals\" is reserved for use by Terraform in a future version.", "main.tf:5,3-5,9"},
+				{"error", "Invalid \"count\" attribute", "The \"count\" and \"for_each\" meta-arguments are not supported within nested data blocks.", "main.tf:9,5-9,10"},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -80,7 +80,9 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool, 
 		r.Managed = &ManagedResource{}
 	}
 	schema := resourceBlockSchema
-	if mode == DataResourceMode {
+	if mode == DataResourceMode || (mode == EphemeralResourceMode && f == flavour.Terraform) {
+		// Terraform's ephemeral resources have no connection or
+		// provisioner blocks: those are left to the provider's schema.
 		schema = dataBlockSchema
 	}
 	content, _, diags := block.Body.PartialContent(schema)
@@ -94,7 +96,7 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool, 
 		switch {
 		case !ok:
 		case nested:
-			diags = append(diags, nestedDataMeta(name, attr))
+			diags = append(diags, nestedDataMeta(name, attr, f))
 		case name == "count":
 			r.Count = attr.Expr
 			counters = append(counters, attr)
@@ -126,7 +128,7 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool, 
 			}
 			if seenLifecycle != nil {
 				what := "resource"
-				if mode == EphemeralResourceMode {
+				if mode == EphemeralResourceMode && f != flavour.Terraform {
 					what = "ephemeral resource"
 				}
 				diags = append(diags, duplicateLifecycleBlock(what, seenLifecycle, b))
@@ -229,8 +231,12 @@ func checkResourceNames(block *hcl.Block, mode ResourceMode) hcl.Diagnostics {
 	return diags
 }
 
-func nestedDataMeta(name string, attr *hcl.Attribute) *hcl.Diagnostic {
-	return errorDiag(fmt.Sprintf("Invalid %q attribute", name), fmt.Sprintf("The %q meta-argument is not supported within nested data blocks.", name), &attr.NameRange)
+func nestedDataMeta(name string, attr *hcl.Attribute, f flavour.Flavour) *hcl.Diagnostic {
+	detail := fmt.Sprintf("The %q meta-argument is not supported within nested data blocks.", name)
+	if f == flavour.Terraform {
+		detail = `The "count" and "for_each" meta-arguments are not supported within nested data blocks.`
+	}
+	return errorDiag(fmt.Sprintf("Invalid %q attribute", name), detail, &attr.NameRange)
 }
 
 // decodeLifecycle reads a lifecycle block; it returns the enabled argument
