@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // appendFile adds a primary file's declarations, reporting duplicates
@@ -13,20 +15,20 @@ func (m *Module) appendFile(f *File) hcl.Diagnostics {
 	m.Languages = append(m.Languages, f.Languages...)
 	for _, b := range f.Backends {
 		if m.Backend != nil {
-			diags = append(diags, errorDiag("Duplicate backend configuration", fmt.Sprintf("A module may have only one backend configuration. The backend was previously configured at %s.", m.Backend.DeclRange), b.DeclRange.Ptr()))
+			diags = append(diags, duplicateBackend(m.flavour, m.Backend.DeclRange, b.DeclRange))
 			continue
 		}
 		m.Backend = b
 	}
 	for _, c := range f.Clouds {
 		if m.Cloud != nil {
-			diags = append(diags, errorDiag("Duplicate cloud configurations", fmt.Sprintf("A module may have only one 'cloud' block configuring a cloud backend. A cloud backend was previously configured at %s.", m.Cloud.DeclRange), c.DeclRange.Ptr()))
+			diags = append(diags, duplicateCloud(m.flavour, m.Cloud.DeclRange, c.DeclRange))
 			continue
 		}
 		m.Cloud = c
 	}
 	if m.Backend != nil && m.Cloud != nil {
-		diags = append(diags, errorDiag("Both a backend and a cloud configuration are present", fmt.Sprintf("A module may declare either one 'cloud' block configuring a cloud backend OR one 'backend' block configuring a state backend. A cloud backend is configured at %s; a backend is configured at %s. Remove the backend block to configure a cloud backend.", m.Cloud.DeclRange, m.Backend.DeclRange), m.Backend.DeclRange.Ptr()))
+		diags = append(diags, backendAndCloud(m.flavour, m.Cloud.DeclRange, m.Backend.DeclRange))
 	}
 	for _, pc := range f.ProviderConfigs {
 		existing, ok := m.ProviderConfigs[pc.Key()]
@@ -144,7 +146,7 @@ func (m *Module) appendResources(f *File) hcl.Diagnostics {
 	for _, imp := range f.Imports {
 		for _, prev := range m.Imports {
 			if imp.ResolvedTo != "" && imp.ResolvedTo == prev.ResolvedTo {
-				diags = append(diags, errorDiag(fmt.Sprintf("Duplicate import configuration for %q", imp.ResolvedTo), fmt.Sprintf("An import block for the resource %q was already declared at %s. A resource can have only one import block.", imp.ResolvedTo, prev.DeclRange), imp.DeclRange.Ptr()))
+				diags = append(diags, duplicateImport(m.flavour, imp, prev))
 			}
 		}
 		if imp.ProviderConfigRef != nil {
@@ -156,4 +158,16 @@ func (m *Module) appendResources(f *File) hcl.Diagnostics {
 	}
 	m.Removed = append(m.Removed, f.Removed...)
 	return diags
+}
+
+// duplicateImport is the error for an import block with the same static
+// target as an earlier one, prev. Terraform names the target resource
+// without instance keys and points at the "to" expression; OpenTofu names
+// the target as written and points at the block.
+func duplicateImport(f flavour.Flavour, imp, prev *Import) *hcl.Diagnostic {
+	target, subject := imp.ResolvedTo, imp.DeclRange
+	if f == flavour.Terraform && imp.To != nil {
+		target, subject = imp.toResource, imp.To.Range()
+	}
+	return errorDiag(fmt.Sprintf("Duplicate import configuration for %q", target), fmt.Sprintf("An import block for the resource %q was already declared at %s. A resource can have only one import block.", target, prev.DeclRange), subject.Ptr())
 }

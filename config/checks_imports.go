@@ -2,10 +2,13 @@ package config
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 var checkBlockSchema = &hcl.BodySchema{
@@ -15,7 +18,7 @@ var checkBlockSchema = &hcl.BodySchema{
 	},
 }
 
-func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
+func decodeCheckBlock(block *hcl.Block, f flavour.Flavour) (*Check, hcl.Diagnostics) {
 	c := &Check{Name: block.Labels[0], DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, checkShape)}
 	content, diags := bodyContent(block.Body, checkBlockSchema)
 	if !hclsyntax.ValidIdentifier(c.Name) {
@@ -31,7 +34,7 @@ func decodeCheckBlock(block *hcl.Block) (*Check, hcl.Diagnostics) {
 				diags = append(diags, errorDiag("Multiple data resource blocks", fmt.Sprintf("This check block already has a data resource defined at %s.", c.DataResource.DeclRange.Ptr()), b.DefRange.Ptr()))
 				continue
 			}
-			r, rDiags := decodeResource(b, DataResourceMode, false, true)
+			r, rDiags := decodeResource(b, DataResourceMode, false, true, f)
 			diags = append(diags, rDiags...)
 			if rDiags.HasErrors() {
 				continue
@@ -69,7 +72,10 @@ var importBlockSchema = &hcl.BodySchema{
 	},
 }
 
-func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
+// decodeImportBlock decodes an import block. The Terraform flavour words
+// the id and identity errors as Terraform does and refuses a target that is
+// not a managed resource.
+func decodeImportBlock(block *hcl.Block, f flavour.Flavour) (*Import, hcl.Diagnostics) {
 	imp := &Import{DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, importShape)}
 	content, diags := bodyContent(block.Body, importBlockSchema)
 	if content == nil {
@@ -95,29 +101,38 @@ func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 			to = native
 		}
 		imp.To = to
-		tr, trDiags := importToTraversal(to)
+		tr, trDiags := importToTraversal(to, f)
 		if !trDiags.HasErrors() {
 			trDiags = append(trDiags, checkImportTarget(tr)...)
 		}
 		diags = append(diags, trDiags...)
+		if f == flavour.Terraform && (trDiags.HasErrors() || !importsManaged(tr)) {
+			// Terraform reads an invalid target as no resource at all, and
+			// goes on checking the block.
+			diags = append(diags, errorDiag("Invalid import address", "Only managed resources can be imported.", attr.Range.Ptr()))
+		}
 		if trDiags.HasErrors() {
-			return imp, diags
-		}
-		inModule = tr.RootName() == "module"
-		typ, static := importTarget(tr)
-		imp.ToType = typ
-		if !inModule {
-			imp.StaticTo = importStaticKey(tr)
-		}
-		if abs, absDiags := hcl.AbsTraversalForExpr(to); !absDiags.HasErrors() && static {
-			imp.ResolvedTo = traversalString(abs)
+			if f != flavour.Terraform {
+				return imp, diags
+			}
+		} else {
+			inModule = tr.RootName() == "module"
+			imp.toResource = strings.Join(traversalNames(tr), ".")
+			typ, static := importTarget(tr)
+			imp.ToType = typ
+			if !inModule {
+				imp.StaticTo = importStaticKey(tr)
+			}
+			if abs, absDiags := hcl.AbsTraversalForExpr(to); !absDiags.HasErrors() && static {
+				imp.ResolvedTo = traversalString(abs)
+			}
 		}
 	}
 	if attr, ok := content.Attributes["provider"]; ok {
 		if inModule {
 			diags = append(diags, errorDiag("Invalid import provider argument", "The provider argument can only be specified in import blocks that will generate configuration.\n\nUse the providers argument within the module block to configure providers for all resources within a module, including imported resources.", attr.Range.Ptr()))
 		}
-		ref, refDiags := decodeProviderConfigRef(attr.Expr, "provider")
+		ref, refDiags := decodeProviderConfigRef(attr.Expr, "provider", f)
 		diags = append(diags, refDiags...)
 		imp.ProviderConfigRef = ref
 		imp.ProviderDeclRange = attr.Range
@@ -125,6 +140,9 @@ func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 	if attr, ok := content.Attributes["for_each"]; ok {
 		imp.ForEach = attr.Expr
 		imp.ResolvedTo = ""
+	}
+	if f == flavour.Terraform {
+		return imp, append(diags, terraformImportArguments(block, hasID, hasIdentity)...)
 	}
 	if !hasID && !hasIdentity {
 		diags = append(diags, errorDiag("Missing required import argument", "One of 'id' or 'identity' must be specified in an import block to identify the resource instance to import.", block.DefRange.Ptr()))
@@ -139,6 +157,29 @@ func decodeImportBlock(block *hcl.Block) (*Import, hcl.Diagnostics) {
 	return imp, diags
 }
 
+// terraformImportArguments is Terraform's check that an import block has
+// one of id and identity.
+func terraformImportArguments(block *hcl.Block, hasID, hasIdentity bool) hcl.Diagnostics {
+	switch {
+	case !hasID && !hasIdentity:
+		return hcl.Diagnostics{errorDiag("Invalid import block", "At least one of 'id' or 'identity' must be specified.", block.DefRange.Ptr())}
+	case hasID && hasIdentity:
+		return hcl.Diagnostics{errorDiag("Invalid import block", "Only one of 'id' or 'identity' can be specified.", block.DefRange.Ptr())}
+	}
+	return nil
+}
+
+// importsManaged tells whether an import target traversal names a managed
+// resource (not a data or ephemeral resource).
+func importsManaged(tr hcl.Traversal) bool {
+	names := traversalNames(tr)
+	i := 0
+	for i+1 < len(names) && names[i] == "module" {
+		i += 2
+	}
+	return i >= len(names) || (names[i] != "data" && names[i] != "ephemeral")
+}
+
 // checkImportTarget is OpenTofu's ParseAbsResourceInstance on the static
 // part of an import target: it must address a resource (instance).
 func checkImportTarget(tr hcl.Traversal) hcl.Diagnostics {
@@ -151,15 +192,20 @@ func checkImportTarget(tr hcl.Traversal) hcl.Diagnostics {
 
 // importToTraversal is the static part of an import target: the traversal
 // with dynamic index keys dropped.
-func importToTraversal(expr hcl.Expression) (hcl.Traversal, hcl.Diagnostics) {
+// Terraform reads any other expression as a static traversal, with hcl's
+// error.
+func importToTraversal(expr hcl.Expression, f flavour.Flavour) (hcl.Traversal, hcl.Diagnostics) {
 	switch e := expr.(type) {
 	case *hclsyntax.IndexExpr:
-		return importToTraversal(e.Collection)
+		return importToTraversal(e.Collection, f)
 	case *hclsyntax.RelativeTraversalExpr:
-		tr, diags := importToTraversal(e.Source)
+		tr, diags := importToTraversal(e.Source, f)
 		return append(tr, e.Traversal...), diags
 	case *hclsyntax.ScopeTraversalExpr:
 		return append(hcl.Traversal{}, e.Traversal...), nil
+	}
+	if f == flavour.Terraform {
+		return hcl.AbsTraversalForExpr(expr)
 	}
 	return nil, hcl.Diagnostics{errorDiag("Invalid import address expression", "Import address must be a reference to a resource's address, and only allows for indexing with dynamic keys. For example: module.my_module[expression1].aws_s3_bucket.my_buckets[expression2] for resources inside of modules, or simply aws_s3_bucket.my_bucket for a resource in the root module", expr.Range().Ptr())}
 }

@@ -135,7 +135,7 @@ func (file *File) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 			Subject:  block.TypeRange.Ptr(),
 		}}
 	case "provider":
-		p, d := decodeProviderBlock(block)
+		p, d := decodeProviderBlock(block, file.flavour)
 		diags = d
 		if p != nil {
 			file.ProviderConfigs = append(file.ProviderConfigs, p)
@@ -159,43 +159,43 @@ func (file *File) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 			file.Outputs = append(file.Outputs, o)
 		}
 	case "module":
-		mc, d := decodeModuleBlock(block, override)
+		mc, d := decodeModuleBlock(block, override, file.flavour)
 		diags = d
 		if mc != nil {
 			file.ModuleCalls = append(file.ModuleCalls, mc)
 		}
 	case "resource":
-		r, d := decodeResourceBlock(block, ManagedResourceMode, override)
+		r, d := decodeResourceBlock(block, ManagedResourceMode, override, file.flavour)
 		diags = d
 		if r != nil {
 			file.ManagedResources = append(file.ManagedResources, r)
 		}
 	case "data":
-		r, d := decodeResourceBlock(block, DataResourceMode, override)
+		r, d := decodeResourceBlock(block, DataResourceMode, override, file.flavour)
 		diags = d
 		if r != nil {
 			file.DataResources = append(file.DataResources, r)
 		}
 	case "ephemeral":
-		r, d := decodeResourceBlock(block, EphemeralResourceMode, override)
+		r, d := decodeResourceBlock(block, EphemeralResourceMode, override, file.flavour)
 		diags = d
 		if r != nil {
 			file.EphemeralResources = append(file.EphemeralResources, r)
 		}
 	case "moved":
-		m, d := decodeMovedBlock(block)
+		m, d := decodeMovedBlock(block, file.flavour)
 		diags = d
 		if m != nil {
 			file.Moved = append(file.Moved, m)
 		}
 	case "import":
-		i, d := decodeImportBlock(block)
+		i, d := decodeImportBlock(block, file.flavour)
 		diags = d
 		if i != nil {
 			file.Imports = append(file.Imports, i)
 		}
 	case "removed":
-		r, d := decodeRemovedBlock(block)
+		r, d := decodeRemovedBlock(block, file.flavour)
 		diags = d
 		if r != nil {
 			file.Removed = append(file.Removed, r)
@@ -209,7 +209,7 @@ func (file *File) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 				Subject:  block.DefRange.Ptr(),
 			}}
 		}
-		c, d := decodeCheckBlock(block)
+		c, d := decodeCheckBlock(block, file.flavour)
 		diags = d
 		if c != nil {
 			file.Checks = append(file.Checks, c)

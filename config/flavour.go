@@ -21,7 +21,17 @@ import (
 //     override file's value replaces the others, and loading does not check
 //     it: init and get do, with Module.CheckTerraformCore;
 //   - a provider source address of one or two parts, and the provider a
-//     local name implies, are on registry.terraform.io.
+//     local name implies, are on registry.terraform.io;
+//   - the language is Terraform v1.15's where it differs from OpenTofu's,
+//     with Terraform's texts: backend and cloud block duplicates and
+//     conflicts (state_storage.go; a state_store block is unsupported),
+//     provider blocks (for_each is reserved), a required_providers block
+//     that is not only attributes (dropped), import blocks (duplicates,
+//     id/identity, managed targets only), resource lifecycle blocks (no
+//     enabled or destroy; action_trigger), module blocks (lifecycle
+//     reserved; ignore_nested_deprecations), removed blocks, and override
+//     files (their removed blocks and ephemeral resources are ignored).
+//     Product names in texts stay OpenTofu's: the CLI words them.
 
 // WithFlavour loads the directory as flavour f does (default OpenTofu).
 func WithFlavour(f flavour.Flavour) Option { return func(o *options) { o.flavour = f } }
@@ -164,3 +174,39 @@ var terraformTerraformBlockSchema = func() *hcl.BodySchema {
 	s.Blocks = append(s.Blocks, hcl.BlockHeaderSchema{Type: "state_store", LabelNames: []string{"type"}})
 	return s
 }()
+
+// terraformLanguageSettings checks the language and experiments arguments
+// of a file's terraform blocks as a Terraform release does: the only
+// language edition is TF2021, and experiments are for alpha releases only.
+// version is the emulated Terraform version.
+func terraformLanguageSettings(body hcl.Body, version string) hcl.Diagnostics {
+	root, _, _ := body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "terraform"}}})
+	if root == nil {
+		return nil
+	}
+	const edition = "TF2021"
+	var diags hcl.Diagnostics
+	for _, block := range root.Blocks {
+		c, _, d := block.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "language"}, {Name: "experiments"}}})
+		diags = append(diags, d...)
+		if c == nil {
+			continue
+		}
+		if attr, ok := c.Attributes["language"]; ok {
+			switch kw := hcl.ExprAsKeyword(attr.Expr); {
+			case kw == "":
+				diags = append(diags, errorDiag("Invalid language edition", fmt.Sprintf("The language argument expects a bare language edition keyword. Terraform %s supports only language edition %s, which is the default.", version, edition), attr.Expr.Range().Ptr()))
+			case kw != edition:
+				rel := "different"
+				if kw > edition {
+					rel = "newer"
+				}
+				diags = append(diags, errorDiag("Unsupported language edition", fmt.Sprintf("Terraform v%s only supports language edition %s. This module requires a %s version of Terraform CLI.", version, edition, rel), attr.Expr.Range().Ptr()))
+			}
+		}
+		if attr, ok := c.Attributes["experiments"]; ok {
+			diags = append(diags, errorDiag("Module uses experimental features", "Experimental features are intended only for gathering early feedback on new language designs, and so are available only in alpha releases of Terraform.", attr.NameRange.Ptr()))
+		}
+	}
+	return diags
+}

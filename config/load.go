@@ -34,8 +34,9 @@ func WithFileSystem(fsys FileSystem) Option { return func(o *options) { o.fsys =
 // Module.Files but are never loaded as configuration.
 func WithTestsDir(dir string) Option { return func(o *options) { o.testsDir = dir } }
 
-// WithTofuVersion sets the emulated OpenTofu version used for core version
-// constraints (default DefaultTofuVersion).
+// WithTofuVersion sets the emulated OpenTofu (or, in the Terraform flavour,
+// Terraform) version used for core version constraints and texts (default
+// DefaultTofuVersion, or flavour.DefaultTerraformVersion for Terraform).
 func WithTofuVersion(v string) Option { return func(o *options) { o.tofuVersion = v } }
 
 // WithParallelism bounds how many files are parsed at once (default
@@ -54,9 +55,15 @@ func WithParallelism(n int) Option { return func(o *options) { o.parallelism = n
 func WithoutResourceConfig() Option { return func(o *options) { o.noResourceConfig = true } }
 
 func newOptions(opts []Option) options {
-	o := options{fsys: OSFileSystem{}, tofuVersion: DefaultTofuVersion, parallelism: runtime.GOMAXPROCS(0)}
+	o := options{fsys: OSFileSystem{}, parallelism: runtime.GOMAXPROCS(0)}
 	for _, opt := range opts {
 		opt(&o)
+	}
+	if o.tofuVersion == "" {
+		o.tofuVersion = DefaultTofuVersion
+		if o.flavour == flavour.Terraform {
+			o.tofuVersion = flavour.DefaultTerraformVersion
+		}
 	}
 	if o.parallelism < 1 {
 		o.parallelism = 1

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // mergeFile merges one override file into the module (config-loading.md §7-8).
@@ -17,7 +19,7 @@ func (m *Module) mergeFile(f *File) hcl.Diagnostics {
 		b.Syntax.Replaced = m.backendOrCloudRange()
 		m.Cloud, m.Backend = nil, b
 	default:
-		diags = append(diags, errorDiag("Duplicate backend configuration", fmt.Sprintf("Each override file may have only one backend configuration. A backend was previously configured at %s.", f.Backends[0].DeclRange), f.Backends[1].DeclRange.Ptr()))
+		diags = append(diags, duplicateOverrideBackend(f.Backends[0].DeclRange, f.Backends[1].DeclRange))
 	}
 	switch len(f.Clouds) {
 	case 0:
@@ -27,7 +29,7 @@ func (m *Module) mergeFile(f *File) hcl.Diagnostics {
 		c.Syntax.Replaced = m.backendOrCloudRange()
 		m.Backend, m.Cloud = nil, c
 	default:
-		diags = append(diags, errorDiag("Duplicate cloud configurations", fmt.Sprintf("A module may have only one 'cloud' block configuring a cloud backend. A cloud backend was previously configured at %s.", f.Clouds[0].DeclRange), f.Clouds[1].DeclRange.Ptr()))
+		diags = append(diags, duplicateCloud(m.flavour, f.Clouds[0].DeclRange, f.Clouds[1].DeclRange))
 	}
 	for _, pc := range f.ProviderConfigs {
 		existing, ok := m.ProviderConfigs[pc.Key()]
@@ -55,6 +57,10 @@ func (m *Module) mergeFile(f *File) hcl.Diagnostics {
 	}
 	for _, imp := range f.Imports {
 		diags = append(diags, errorDiag("Cannot override 'import' blocks", "Import blocks can appear only in normal files, not in override files.", imp.DeclRange.Ptr()))
+	}
+	if m.flavour == flavour.Terraform {
+		// Terraform drops an override file's removed blocks silently.
+		return diags
 	}
 	for _, r := range f.Removed {
 		diags = append(diags, errorDiag("Cannot override 'Removed' blocks", "Removed blocks can appear only in normal files, not in override files.", r.DeclRange.Ptr()))
@@ -122,6 +128,11 @@ func (m *Module) mergeResources(f *File) hcl.Diagnostics {
 		{f.ManagedResources, m.ManagedResources, "Missing resource to override", "resource", "a resource block"},
 		{f.DataResources, m.DataResources, "Missing data resource to override", "data resource", "a data block"},
 		{f.EphemeralResources, m.EphemeralResources, "Missing ephemeral resource to override", "ephemeral resource", "an ephemeral block"},
+	}
+	if m.flavour == flavour.Terraform {
+		// Terraform ignores an override file's ephemeral resources: they
+		// neither override one nor need one to override.
+		kinds = kinds[:2]
 	}
 	for _, k := range kinds {
 		for _, r := range k.list {

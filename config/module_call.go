@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 var moduleBlockSchema = &hcl.BodySchema{
@@ -29,7 +31,10 @@ var moduleLifecycleSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "enabled"}},
 }
 
-func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagnostics) {
+// decodeModuleBlock decodes a module block. In the Terraform flavour the
+// lifecycle block is reserved (Terraform has no "enabled") and the
+// ignore_nested_deprecations argument is Terraform's.
+func decodeModuleBlock(block *hcl.Block, override bool, f flavour.Flavour) (*ModuleCall, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	mc := &ModuleCall{
 		Name:      block.Labels[0],
@@ -37,6 +42,9 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 		Syntax:    newSyntaxBlock(block, moduleShape),
 	}
 	schema := moduleBlockSchema
+	if f == flavour.Terraform {
+		schema = terraformModuleBlockSchema
+	}
 	if override {
 		schema = schemaForOverrides(schema)
 	}
@@ -66,18 +74,30 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 		mc.ForEach = attr.Expr
 		counters = append(counters, attr)
 	}
+	if f == flavour.Terraform {
+		diags = append(diags, terraformCountAndForEach(counters)...)
+		counters = nil
+	}
 	if attr, ok := content.Attributes["depends_on"]; ok {
 		deps, depsDiags := decodeDependsOn(attr)
 		diags = append(diags, depsDiags...)
 		mc.DependsOn = deps
 	}
 	if attr, ok := content.Attributes["providers"]; ok {
-		providers, pDiags := decodePassedProviderConfigs(attr)
+		providers, pDiags := decodePassedProviderConfigs(attr, f)
 		diags = append(diags, pDiags...)
 		mc.Providers = providers
 	}
+	if attr, ok := content.Attributes["ignore_nested_deprecations"]; ok {
+		diags = append(diags, checkIgnoreNestedDeprecations(attr)...)
+	}
 	var seenEscape, seenLifecycle *hcl.Block
 	for _, b := range content.Blocks {
+		switch {
+		case b.Type == "lifecycle" && f == flavour.Terraform:
+			diags = append(diags, reservedBlockName("module", b))
+			continue
+		}
 		switch b.Type {
 		case "_":
 			if seenEscape != nil {
@@ -108,14 +128,14 @@ func decodeModuleBlock(block *hcl.Block, override bool) (*ModuleCall, hcl.Diagno
 	return mc, diags
 }
 
-func decodePassedProviderConfigs(attr *hcl.Attribute) ([]PassedProviderConfig, hcl.Diagnostics) {
+func decodePassedProviderConfigs(attr *hcl.Attribute, f flavour.Flavour) ([]PassedProviderConfig, hcl.Diagnostics) {
 	pairs, diags := hcl.ExprMap(attr.Expr)
 	var ret []PassedProviderConfig
 	seen := map[string]hcl.Range{}
 	for _, pair := range pairs {
-		key, keyDiags := decodeProviderConfigRef(pair.Key, "providers")
+		key, keyDiags := decodeProviderConfigRef(pair.Key, "providers", f)
 		diags = append(diags, keyDiags...)
-		value, valueDiags := decodeProviderConfigRef(pair.Value, "providers")
+		value, valueDiags := decodeProviderConfigRef(pair.Value, "providers", f)
 		diags = append(diags, valueDiags...)
 		if keyDiags.HasErrors() || valueDiags.HasErrors() {
 			continue
@@ -146,7 +166,10 @@ var providerBlockSchema = &hcl.BodySchema{
 	},
 }
 
-func decodeProviderBlock(block *hcl.Block) (*ProviderConfig, hcl.Diagnostics) {
+// decodeProviderBlock decodes a provider block. In the Terraform flavour
+// for_each is one more reserved argument name (Terraform has no provider
+// instances) and the reserved names are checked in Terraform's order.
+func decodeProviderBlock(block *hcl.Block, f flavour.Flavour) (*ProviderConfig, hcl.Diagnostics) {
 	content, _, diags := block.Body.PartialContent(providerBlockSchema)
 	nameDiags := checkProviderNameNormalized(block.Labels[0], block.DefRange)
 	diags = append(diags, nameDiags...)
@@ -178,13 +201,16 @@ func decodeProviderBlock(block *hcl.Block) (*ProviderConfig, hcl.Diagnostics) {
 		diags = append(diags, vDiags...)
 		p.Version, p.VersionSet, p.VersionRange = vc.Required, vc.Set, attr.Range
 	}
-	if attr, ok := content.Attributes["for_each"]; ok {
+	reserved := []string{"count", "depends_on", "source"}
+	if f == flavour.Terraform {
+		reserved = []string{"count", "depends_on", "for_each", "source"}
+	} else if attr, ok := content.Attributes["for_each"]; ok {
 		p.ForEach = attr.Expr
 	}
 	if p.Alias == "" && p.ForEach != nil {
 		diags = append(diags, errorDiag(`Alias required when using "for_each"`, `The for_each argument is allowed only for provider configurations with an alias.`, p.ForEach.Range().Ptr()))
 	}
-	for _, name := range []string{"count", "depends_on", "source"} {
+	for _, name := range reserved {
 		if attr, ok := content.Attributes[name]; ok {
 			diags = append(diags, errorDiag("Reserved argument name in provider block", fmt.Sprintf("The provider argument name %q is reserved for use by OpenTofu in a future version.", name), &attr.NameRange))
 		}

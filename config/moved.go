@@ -2,6 +2,8 @@ package config
 
 import (
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 var movedBlockSchema = &hcl.BodySchema{
@@ -12,8 +14,9 @@ var movedBlockSchema = &hcl.BodySchema{
 }
 
 // decodeMovedBlock decodes a moved block: from and to must be module or
-// resource addresses of the same kind, and not ephemeral resources.
-func decodeMovedBlock(block *hcl.Block) (*Moved, hcl.Diagnostics) {
+// resource addresses of the same kind, and (OpenTofu only) not ephemeral
+// resources.
+func decodeMovedBlock(block *hcl.Block, f flavour.Flavour) (*Moved, hcl.Diagnostics) {
 	m := &Moved{DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, movedShape)}
 	content, diags := bodyContent(block.Body, movedBlockSchema)
 	if content == nil {
@@ -28,10 +31,10 @@ func decodeMovedBlock(block *hcl.Block) (*Moved, hcl.Diagnostics) {
 		m.To = attr.Expr
 		to, diags = decodeMoveEndpoint(attr.Expr, diags)
 	}
-	if !moveSubjectAllowed(from) {
+	if f != flavour.Terraform && !moveSubjectAllowed(from) {
 		diags = append(diags, errorDiag(`Invalid "moved" address`, `The resource referenced by the "from" attribute is not allowed to be moved.`, &m.DeclRange))
 	}
-	if !moveSubjectAllowed(to) {
+	if f != flavour.Terraform && !moveSubjectAllowed(to) {
 		diags = append(diags, errorDiag(`Invalid "moved" address`, `The resource referenced by the "to" attribute is not allowed to be moved.`, &m.DeclRange))
 	}
 	if !diags.HasErrors() && from.Module != to.Module {

@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // exprIsNativeQuotedString reports whether expr is a quoted string (a
@@ -78,7 +80,12 @@ const providerRefDetail = "Provider name must either stand alone or be followed 
 // decodeProviderConfigRef reads a provider argument: NAME, NAME.ALIAS or
 // NAME.ALIAS[KEY], where KEY is a constant or, for a for_each provider
 // configuration, an expression.
-func decodeProviderConfigRef(expr hcl.Expression, argName string) (*ProviderConfigRef, hcl.Diagnostics) {
+// The Terraform flavour reads NAME or NAME.ALIAS only
+// (decodeTerraformProviderConfigRef).
+func decodeProviderConfigRef(expr hcl.Expression, argName string, f flavour.Flavour) (*ProviderConfigRef, hcl.Diagnostics) {
+	if f == flavour.Terraform {
+		return decodeTerraformProviderConfigRef(expr, argName)
+	}
 	var diags hcl.Diagnostics
 	if hcljson.IsJSONExpression(expr) {
 		expr, diags = jsonExprAsNative(expr)
@@ -204,4 +211,37 @@ func bodyContent(body hcl.Body, schema *hcl.BodySchema) (*hcl.BodyContent, hcl.D
 		}
 	}
 	return content, diags
+}
+
+// decodeTerraformProviderConfigRef is Terraform's reading of a provider
+// argument: NAME or NAME.ALIAS, with no instance key (Terraform has no
+// provider instances).
+func decodeTerraformProviderConfigRef(expr hcl.Expression, argName string) (*ProviderConfigRef, hcl.Diagnostics) {
+	expr, diags := shimTraversalInString(expr, false)
+	tr, trDiags := hcl.AbsTraversalForExpr(expr)
+	if !trDiags.HasErrors() {
+		diags = append(diags, trDiags...)
+	}
+	if len(tr) < 1 || len(tr) > 2 {
+		if exprIsNativeQuotedString(expr) {
+			return nil, append(diags, errorDiag("Invalid provider configuration reference", "A provider configuration reference must not be given in quotes.", expr.Range().Ptr()))
+		}
+		return nil, append(diags, errorDiag("Invalid provider configuration reference", fmt.Sprintf("The %s argument requires a provider type name, optionally followed by a period and then a configuration alias.", argName), expr.Range().Ptr()))
+	}
+	name := tr.RootName()
+	diags = append(diags, checkProviderNameNormalized(name, tr[0].SourceRange())...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	ref := &ProviderConfigRef{Name: name, NameRange: tr[0].SourceRange()}
+	if len(tr) > 1 {
+		aliasStep, ok := tr[1].(hcl.TraverseAttr)
+		if !ok {
+			return ref, append(diags, errorDiag("Invalid provider configuration reference", providerRefDetail, tr[1].SourceRange().Ptr()))
+		}
+		ref.Alias = aliasStep.Name
+		r := aliasStep.SourceRange()
+		ref.AliasRange = &r
+	}
+	return ref, diags
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 var removedBlockSchema = &hcl.BodySchema{
@@ -15,7 +17,11 @@ var removedBlockSchema = &hcl.BodySchema{
 	},
 }
 
-func decodeRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
+// decodeRemovedBlock decodes a removed block as flavour f does.
+func decodeRemovedBlock(block *hcl.Block, f flavour.Flavour) (*Removed, hcl.Diagnostics) {
+	if f == flavour.Terraform {
+		return decodeTerraformRemovedBlock(block)
+	}
 	r := &Removed{DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, removedShape)}
 	content, diags := bodyContent(block.Body, removedBlockSchema)
 	if content == nil {

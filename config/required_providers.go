@@ -19,10 +19,17 @@ type requiredProvidersBlock struct {
 }
 
 // decodeRequiredProvidersBlock reads the entries of one required_providers
-// block in source order (providers.md §4.2).
+// block in source order (providers.md §4.2). In the Terraform flavour a
+// block whose body is not only attributes (a block inside, or a syntax
+// error that left one there) is dropped with that error: Terraform neither
+// decodes its entries nor counts it as the module's required_providers
+// block (so no "Duplicate required providers configuration" either).
 func decodeRequiredProvidersBlock(block *hcl.Block, f flavour.Flavour) (*requiredProvidersBlock, hcl.Diagnostics) {
-	ret := &requiredProvidersBlock{DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, requiredProvidersShape)}
 	attrs, diags := block.Body.JustAttributes()
+	if f == flavour.Terraform && diags.HasErrors() {
+		return nil, diags
+	}
+	ret := &requiredProvidersBlock{DeclRange: block.DefRange, Syntax: newSyntaxBlock(block, requiredProvidersShape)}
 	ordered := make([]*hcl.Attribute, 0, len(attrs))
 	for _, a := range attrs {
 		ordered = append(ordered, a)

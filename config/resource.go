@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 var resourceBlockSchema = &hcl.BodySchema{
@@ -57,11 +59,11 @@ func (m ResourceMode) blockType() string {
 }
 
 // decodeResourceBlock decodes a resource, data or ephemeral block.
-func decodeResourceBlock(block *hcl.Block, mode ResourceMode, override bool) (*Resource, hcl.Diagnostics) {
-	return decodeResource(block, mode, override, false)
+func decodeResourceBlock(block *hcl.Block, mode ResourceMode, override bool, f flavour.Flavour) (*Resource, hcl.Diagnostics) {
+	return decodeResource(block, mode, override, false, f)
 }
 
-func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool) (*Resource, hcl.Diagnostics) {
+func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool, f flavour.Flavour) (*Resource, hcl.Diagnostics) {
 	shape := dataShape
 	if mode == ManagedResourceMode {
 		shape = resourceShape
@@ -78,7 +80,9 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool) 
 		r.Managed = &ManagedResource{}
 	}
 	schema := resourceBlockSchema
-	if mode == DataResourceMode {
+	if mode == DataResourceMode || (mode == EphemeralResourceMode && f == flavour.Terraform) {
+		// Terraform's ephemeral resources have no connection or
+		// provisioner blocks: those are left to the provider's schema.
 		schema = dataBlockSchema
 	}
 	content, _, diags := block.Body.PartialContent(schema)
@@ -92,7 +96,7 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool) 
 		switch {
 		case !ok:
 		case nested:
-			diags = append(diags, nestedDataMeta(name, attr))
+			diags = append(diags, nestedDataMeta(name, attr, f))
 		case name == "count":
 			r.Count = attr.Expr
 			counters = append(counters, attr)
@@ -101,8 +105,12 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool) 
 			counters = append(counters, attr)
 		}
 	}
+	if f == flavour.Terraform {
+		diags = append(diags, terraformCountAndForEach(counters)...)
+		counters = nil
+	}
 	if attr, ok := content.Attributes["provider"]; ok {
-		ref, refDiags := decodeProviderConfigRef(attr.Expr, "provider")
+		ref, refDiags := decodeProviderConfigRef(attr.Expr, "provider", f)
 		diags = append(diags, refDiags...)
 		r.ProviderConfigRef = ref
 	}
@@ -120,14 +128,18 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool) 
 			}
 			if seenLifecycle != nil {
 				what := "resource"
-				if mode == EphemeralResourceMode {
+				if mode == EphemeralResourceMode && f != flavour.Terraform {
 					what = "ephemeral resource"
 				}
 				diags = append(diags, duplicateLifecycleBlock(what, seenLifecycle, b))
 				continue
 			}
 			seenLifecycle = b
-			enabled, lcDiags := r.decodeLifecycle(b, override)
+			decode := r.decodeLifecycle
+			if f == flavour.Terraform {
+				decode = r.decodeTerraformLifecycle
+			}
+			enabled, lcDiags := decode(b, override)
 			diags = append(diags, lcDiags...)
 			if enabled != nil {
 				counters = append(counters, enabled)
@@ -219,8 +231,12 @@ func checkResourceNames(block *hcl.Block, mode ResourceMode) hcl.Diagnostics {
 	return diags
 }
 
-func nestedDataMeta(name string, attr *hcl.Attribute) *hcl.Diagnostic {
-	return errorDiag(fmt.Sprintf("Invalid %q attribute", name), fmt.Sprintf("The %q meta-argument is not supported within nested data blocks.", name), &attr.NameRange)
+func nestedDataMeta(name string, attr *hcl.Attribute, f flavour.Flavour) *hcl.Diagnostic {
+	detail := fmt.Sprintf("The %q meta-argument is not supported within nested data blocks.", name)
+	if f == flavour.Terraform {
+		detail = `The "count" and "for_each" meta-arguments are not supported within nested data blocks.`
+	}
+	return errorDiag(fmt.Sprintf("Invalid %q attribute", name), detail, &attr.NameRange)
 }
 
 // decodeLifecycle reads a lifecycle block; it returns the enabled argument

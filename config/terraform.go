@@ -49,13 +49,19 @@ func (file *File) decodeTerraformBlock(block *hcl.Block) hcl.Diagnostics {
 		case "required_providers":
 			rp, rpDiags := decodeRequiredProvidersBlock(inner, file.flavour)
 			diags = append(diags, rpDiags...)
-			file.RequiredProviders = append(file.RequiredProviders, rp)
+			if rp != nil {
+				file.RequiredProviders = append(file.RequiredProviders, rp)
+			}
 		case "provider_meta":
 			pm, pmDiags := decodeProviderMetaBlock(inner)
 			diags = append(diags, pmDiags...)
 			if pm != nil {
 				file.ProviderMetas = append(file.ProviderMetas, pm)
 			}
+		case "state_store":
+			// Terraform v1.15 reads state_store blocks only with language
+			// experiments, which its releases do not allow.
+			diags = append(diags, errorDiag("Unsupported block type", `Blocks of type "state_store" are not expected here.`, inner.TypeRange.Ptr()))
 		case "encryption":
 			enc, encDiags := decodeEncryptionBlock(inner)
 			diags = append(diags, encDiags...)

@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // The test language as OpenTofu v1.12.6 decodes it while loading a module
@@ -72,7 +74,7 @@ func (tf *TestFile) decode(body hcl.Body) hcl.Diagnostics {
 			_, varDiags := b.Body.JustAttributes()
 			diags = append(diags, varDiags...)
 		case "provider":
-			p, pDiags := decodeProviderBlock(b)
+			p, pDiags := decodeProviderBlock(b, flavour.OpenTofu) // test files are decoded as OpenTofu does in both flavours
 			diags = append(diags, pDiags...)
 			if p != nil {
 				tf.Providers = append(tf.Providers, p)
@@ -155,7 +157,7 @@ func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
 		}
 	}
 	if attr, ok := content.Attributes["providers"]; ok {
-		providers, d := decodePassedProviderConfigs(attr)
+		providers, d := decodePassedProviderConfigs(attr, flavour.OpenTofu)
 		diags = append(diags, d...)
 		run.Providers = providers
 	}

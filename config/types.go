@@ -345,6 +345,9 @@ type Import struct {
 	ProviderDeclRange hcl.Range
 	DeclRange         hcl.Range
 	Syntax            *Block
+	// toResource is the target resource with every instance key dropped
+	// (module.a.TYPE.NAME), as Terraform names it in a duplicate's error.
+	toResource string
 }
 
 // Moved is a moved block.

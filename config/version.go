@@ -55,7 +55,7 @@ func versionConstraintFromValue(val cty.Value, exprRange, declRange hcl.Range, n
 func sniffCoreVersion(body hcl.Body, name string, core coreVersion) hcl.Diagnostics {
 	if core.flavour == flavour.Terraform {
 		_, diags := terraformCoreConstraints(body)
-		return diags
+		return append(diags, terraformLanguageSettings(body, core.version)...)
 	}
 	current, err := goversion.NewVersion(core.version)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/versions"
 )
 
@@ -28,14 +29,18 @@ func Collect(tree *config.Tree) (*Result, hcl.Diagnostics) {
 		Sources:   map[addrs.Provider][]Source{},
 	}}
 	if tree != nil {
+		if tree.Module != nil {
+			c.flavour = tree.Module.Flavour()
+		}
 		c.res.Root = c.module(tree)
 	}
 	return c.res, c.diags
 }
 
 type collector struct {
-	res   *Result
-	diags hcl.Diagnostics
+	res     *Result
+	diags   hcl.Diagnostics
+	flavour flavour.Flavour
 }
 
 // module collects one module and, recursively, its children.
@@ -169,7 +174,7 @@ func (c *collector) parse(s string, set bool, subject hcl.Range) versions.Constr
 		c.diags = append(c.diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid version constraint",
-			Detail:   fmt.Sprintf("Incorrect version constraint syntax: %s.", err),
+			Detail:   fmt.Sprintf("Incorrect version constraint syntax: %s.", constraintError(c.flavour, err)),
 			Subject:  subject.Ptr(),
 		})
 		return nil

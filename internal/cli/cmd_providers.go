@@ -88,8 +88,12 @@ func runProviders(m *Meta, args []string) int {
 		// tofu loads the root module a second time (without test files)
 		// for its encryption settings, before it collects requirements;
 		// the JSON output is tfdeps' own and shows each warning once.
+		// terraform providers shows the warnings of one load only.
+		if !opts.json && m.Flavour != flavour.Terraform {
+			diags = withRootWarningsAgain(m, "", diags)
+		}
 		if !opts.json {
-			diags = withoutOwnWarnings(withRootWarningsAgain(m, "", diags))
+			diags = withoutOwnWarnings(diags)
 		}
 		diags = append(diags, backendDiags(res.Tree)...)
 		if !diags.HasErrors() {
@@ -140,8 +144,7 @@ func backendDiags(tree *config.Tree) hcl.Diagnostics {
 	switch {
 	case mod.Cloud != nil && mod.Backend == nil:
 		if !initialised {
-			return hcl.Diagnostics{errorDiag(`Cloud backend initialization required: please run "tofu init"`,
-				fmt.Sprintf(strings.TrimSpace(backendInitCloudText), "Initial configuration of cloud backend"))}
+			return hcl.Diagnostics{cloudInitRequired(mod.Flavour())}
 		}
 		return stateNotRead("cloud", mod.Cloud.DeclRange)
 	case mod.Backend != nil:
@@ -253,6 +256,18 @@ If the change reason above is incorrect, please verify your configuration
 hasn't changed and try again. At this point, no changes to your existing
 configuration or state have been made.
 `
+
+// cloudInitRequired is the error for a cloud block not yet initialised, in
+// the words of flavour f (Terraform's cloud block configures "HCP
+// Terraform or Terraform Enterprise").
+func cloudInitRequired(f flavour.Flavour) *hcl.Diagnostic {
+	if f == flavour.Terraform {
+		return errorDiag(`HCP Terraform or Terraform Enterprise initialization required: please run "terraform init"`,
+			fmt.Sprintf(strings.TrimSpace(strings.Replace(backendInitCloudText, "the cloud backend configuration", "the HCP Terraform configuration", 1)), "Initial configuration of HCP Terraform or Terraform Enterprise"))
+	}
+	return errorDiag(`Cloud backend initialization required: please run "tofu init"`,
+		fmt.Sprintf(strings.TrimSpace(backendInitCloudText), "Initial configuration of cloud backend"))
+}
 
 const backendInitCloudText = `
 Reason: %s.

@@ -23,7 +23,6 @@ var terraformWords = strings.NewReplacer(
 	"https://opentofu.org/docs/language/files/dependency-lock/#checksum-verification", "https://developer.hashicorp.com/terraform/language/files/dependency-lock#checksum-verification",
 	"\nProviders are signed by their developers.\n", "\nPartner and community providers are signed by their developers.\n",
 	"https://opentofu.org/docs/cli/plugins/signing/", "https://developer.hashicorp.com/terraform/cli/plugins/signing",
-	"Cloud backend initialization required: please run", "HCP Terraform or Terraform Enterprise initialization required: please run",
 	"OpenTofu", "Terraform",
 )
 
