@@ -22,14 +22,14 @@ func checkNesting(name string, src []byte) hcl.Diagnostics {
 }
 
 // MaxFileTokens is the most tokens (as nesting.Limits counts them: about
-// what HCL's lexer makes) one configuration file may hold: 4,000,000.
+// what HCL's lexer makes) one configuration file may hold: 3,000,000.
 // Parsing and loading a file costs up to about 300 bytes per token at its
 // peak, whatever the tokens are (deep brackets, long lists of numbers,
 // templates of many interpolations, JSON), so the limit keeps the worst
 // file within about 1.2 GB, under the 2 GB the tool allows itself. Real
 // files have a token per 3 to 6 bytes: 10 MB of generated resource blocks
 // hold about 2.7 million (see the README's limits and bench/memory.sh).
-const MaxFileTokens = 4_000_000
+const MaxFileTokens = 3_000_000
 
 // MaxFileSize is the largest configuration file read: 16 MiB. Loading
 // holds about 120 bytes of parsed structure per byte of configuration, so
