@@ -81,7 +81,8 @@ type Limits struct {
 	Depth int
 	// Tokens, if not 0, is the most tokens allowed: names, numbers,
 	// operators, punctuation, brackets, newlines, comments, each quote and
-	// literal part of a string, each line of a heredoc; in JSON each
+	// literal part of a string, each line of a heredoc (an operator
+	// counting twice, for what evaluating it costs); in JSON each
 	// bracket, string, literal, comma and colon, plus the tokens of the
 	// templates in strings. It approximates what HCL's lexer produces
 	// (within a few percent on real files) and bounds what its parser

@@ -256,8 +256,10 @@ func (s *scanner) exprStep() {
 		f.extra = 0
 		s.pos++
 	case c == '!' && s.at(s.pos+1) == '=':
+		s.token(s.pos)
 		s.pos += 2
 	case c == '!' || c == '-' || c == '?':
+		s.token(s.pos) // an operator counts twice (see Limits.Tokens)
 		f.extra++
 		s.grow(1, s.pos)
 		s.pos++
@@ -265,6 +267,10 @@ func (s *scanner) exprStep() {
 		s.pos = s.skipNumber(s.pos)
 	case c < utf8.RuneSelf:
 		switch {
+		case c == '+' || c == '*' || c == '/' || c == '%' || c == '<' || c == '>' || c == '&' || c == '|' || c == '=' && s.at(s.pos+1) == '=':
+			// An operator counts twice: its expression and its
+			// evaluation cost about twice what other tokens cost.
+			s.token(s.pos)
 		case isASCIIIdentStart(c):
 			s.pos = s.skipIdent(s.pos)
 			return
