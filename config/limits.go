@@ -11,15 +11,25 @@ import (
 )
 
 // checkNesting refuses a configuration file nested deeper than
-// nesting.MaxDepth levels, with the file and line where the limit is
-// exceeded.
+// nesting.MaxDepth levels or holding more than MaxFileTokens tokens, with
+// the file and line where a limit is exceeded.
 func checkNesting(name string, src []byte) hcl.Diagnostics {
 	syntax := nesting.HCL
 	if strings.HasSuffix(name, ".json") {
 		syntax = nesting.HCLJSON
 	}
-	return nesting.CheckDiagnostics(name, src, syntax, nesting.MaxDepth)
+	return nesting.LimitsDiagnostics(name, src, syntax, nesting.Limits{Depth: nesting.MaxDepth, Tokens: MaxFileTokens})
 }
+
+// MaxFileTokens is the most tokens (as nesting.Limits counts them: about
+// what HCL's lexer makes) one configuration file may hold: 3,000,000.
+// Parsing and loading a file costs up to about 300 bytes per token at its
+// peak, whatever the tokens are (deep brackets, long lists of numbers,
+// templates of many interpolations, JSON), so the limit keeps the worst
+// file within about 1.2 GB, under the 2 GB the tool allows itself. Real
+// files have a token per 3 to 6 bytes: 10 MB of generated resource blocks
+// hold about 2.7 million (see the README's limits and bench/memory.sh).
+const MaxFileTokens = 3_000_000
 
 // MaxFileSize is the largest configuration file read: 16 MiB. Loading
 // holds about 120 bytes of parsed structure per byte of configuration, so
@@ -104,4 +114,12 @@ func (b *treeBuilder) countModule(req *ModuleRequest) (stop bool, diag *hcl.Diag
 	return true, errorDiag("Too many modules", fmt.Sprintf(
 		"The module call %s (%s) is module call number %d of this configuration's module tree, more than tfdeps' limit of %d. Check the configuration for module calls that repeat (each module calling the next more than once doubles the tree at every level).",
 		modulePathString(req.Path), callPos(req.Call), b.modules, MaxModules), req.Call.DeclRange.Ptr())
+}
+
+// RefusedBeforeParsing reports whether the loader refuses the named
+// configuration file without parsing it: larger than MaxFileSize, nested
+// too deep or holding too many tokens. A caller that would parse the file
+// again (for a diagnostic's snippet, say) must not.
+func RefusedBeforeParsing(name string, src []byte) bool {
+	return len(src) > MaxFileSize || checkNesting(name, src) != nil
 }

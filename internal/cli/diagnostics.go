@@ -14,7 +14,6 @@ import (
 
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/internal/nesting"
 	"github.com/tfdeps/tfdeps/requirements"
 )
 
@@ -304,15 +303,8 @@ func withoutOwnWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
 }
 
 // nestingTooDeep reports whether a file that diagnostics quote is too
-// large (over config.MaxFileSize) or nested too deeply (see
-// internal/nesting) to be parsed again for its snippets.
+// large, nested too deeply or has too many tokens to be parsed again for
+// its snippets (config.RefusedBeforeParsing).
 func nestingTooDeep(name string, src []byte) bool {
-	if len(src) > config.MaxFileSize {
-		return true
-	}
-	syntax := nesting.HCL
-	if strings.HasSuffix(name, ".json") {
-		syntax = nesting.HCLJSON
-	}
-	return nesting.Check(src, syntax, nesting.MaxDepth) != nil
+	return config.RefusedBeforeParsing(name, src)
 }

@@ -2,6 +2,7 @@ package nesting
 
 import (
 	"fmt"
+	"math"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -71,15 +72,87 @@ func (e *TooDeepError) Diagnostic(filename string) *hcl.Diagnostic {
 // MaxInvalid invalid characters, and nil otherwise. Other malformed input
 // is left to the parser.
 func Check(src []byte, syntax Syntax, max int) error {
-	s := newScanner(src, max)
-	s.run(syntax)
-	if s.exceeded >= 0 {
-		return &TooDeepError{Max: max, Pos: position(src, s.exceeded)}
+	return CheckLimits(src, syntax, Limits{Depth: max})
+}
+
+// Limits are what CheckLimits refuses.
+type Limits struct {
+	// Depth is the deepest nesting allowed.
+	Depth int
+	// Tokens, if not 0, is the most tokens allowed: names, numbers,
+	// operators, punctuation, brackets, newlines, comments, each quote and
+	// literal part of a string, each line of a heredoc (an operator
+	// counting twice, for what evaluating it costs); in JSON each
+	// bracket, string, literal, comma and colon, plus the tokens of the
+	// templates in strings. It approximates what HCL's lexer produces
+	// (within a few percent on real files) and bounds what its parser
+	// allocates, which is in proportion to the tokens.
+	Tokens int
+}
+
+// CheckLimits is Check with the given limits: it also returns a
+// *TooManyTokensError if src has more than l.Tokens tokens (counting
+// stops there).
+func CheckLimits(src []byte, syntax Syntax, l Limits) error {
+	s := newScanner(src, l.Depth)
+	if l.Tokens > 0 {
+		s.maxTokens = l.Tokens
 	}
-	if s.invalidAt >= 0 {
+	s.run(syntax)
+	switch {
+	case s.exceeded >= 0:
+		return &TooDeepError{Max: l.Depth, Pos: position(src, s.exceeded)}
+	case s.invalidAt >= 0:
 		return &InvalidError{Max: MaxInvalid, Pos: position(src, s.invalidAt)}
+	case s.tooManyAt >= 0:
+		return &TooManyTokensError{Max: l.Tokens, Pos: position(src, s.tooManyAt)}
 	}
 	return nil
+}
+
+// Tokens returns the tokens of src in the given syntax, counted as
+// Limits.Tokens counts them.
+func Tokens(src []byte, syntax Syntax) int {
+	s := newScanner(src, -1)
+	s.maxTokens = math.MaxInt
+	s.run(syntax)
+	return s.tokens
+}
+
+// TooManyTokensError reports input with more than Max tokens; Pos is the
+// start of the token beyond Max.
+type TooManyTokensError struct {
+	Max int
+	Pos hcl.Pos
+}
+
+func (e *TooManyTokensError) Error() string {
+	return fmt.Sprintf("line %d, column %d: more than %s tokens", e.Pos.Line, e.Pos.Column, thousands(e.Max))
+}
+
+// Diagnostic returns the error as an error diagnostic whose Subject is the
+// token beyond the limit in the named configuration file.
+func (e *TooManyTokensError) Diagnostic(filename string) *hcl.Diagnostic {
+	end := e.Pos
+	end.Column++
+	end.Byte++
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Configuration file too complex",
+		Detail: fmt.Sprintf("This file has more than %s tokens (names, numbers, operators, brackets, string parts); the one beyond the limit is at line %d, column %d. "+
+			"tfdeps refuses such a file before parsing it, because parsing it would take more than 2 GB of memory. "+
+			"Real configurations hold far fewer: split the file, or move large data into a file read with file() or jsondecode().", thousands(e.Max), e.Pos.Line, e.Pos.Column),
+		Subject: &hcl.Range{Filename: filename, Start: e.Pos, End: end},
+	}
+}
+
+// thousands formats n with commas between groups of three digits.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // InvalidError reports an HCL native syntax file with more than Max
@@ -118,7 +191,13 @@ func Depth(src []byte, syntax Syntax) int {
 // CheckDiagnostics is Check for a named HCL or HCL JSON file, returning
 // the error as diagnostics.
 func CheckDiagnostics(filename string, src []byte, syntax Syntax, max int) hcl.Diagnostics {
-	if err := Check(src, syntax, max); err != nil {
+	return LimitsDiagnostics(filename, src, syntax, Limits{Depth: max})
+}
+
+// LimitsDiagnostics is CheckLimits for a named HCL or HCL JSON file,
+// returning the error as diagnostics.
+func LimitsDiagnostics(filename string, src []byte, syntax Syntax, l Limits) hcl.Diagnostics {
+	if err := CheckLimits(src, syntax, l); err != nil {
 		return hcl.Diagnostics{err.(interface {
 			Diagnostic(string) *hcl.Diagnostic
 		}).Diagnostic(filename)}

@@ -49,10 +49,22 @@ type scanner struct {
 	// MaxInvalid, or -1. Only the top-level HCL scan with a limit counts.
 	invalid, invalidAt int
 	countInvalid       bool
+	// tokens counts the tokens the parser will see (see Limits.Tokens);
+	// maxTokens < 0 means no limit, tooManyAt is the offset of the token
+	// beyond it, or -1.
+	tokens, maxTokens, tooManyAt int
 }
 
 func newScanner(src []byte, max int) *scanner {
-	return &scanner{src: src, max: max, exceeded: -1, exceededAt: -1, invalidAt: -1}
+	return &scanner{src: src, max: max, exceeded: -1, exceededAt: -1, invalidAt: -1, maxTokens: -1, tooManyAt: -1}
+}
+
+// token counts one token starting at offset at.
+func (s *scanner) token(at int) {
+	s.tokens++
+	if s.maxTokens >= 0 && s.tokens > s.maxTokens && s.tooManyAt < 0 {
+		s.tooManyAt = at
+	}
 }
 
 // invalidChar counts an invalid character at offset at.
@@ -74,6 +86,9 @@ func (s *scanner) run(syntax Syntax) {
 			if s.countInvalid && s.countBrokenUTF8() {
 				return // binary: refused without lexing it
 			}
+			if s.tooManyTokens() {
+				return // refused before the lexer allocates its tokens
+			}
 			var invalid int
 			s.deepest, s.exceeded, invalid = lexedDepth(s.src, kTop, 0, s.max)
 			if s.countInvalid && invalid >= 0 {
@@ -88,8 +103,24 @@ func (s *scanner) run(syntax Syntax) {
 	}
 }
 
+// tooManyTokens counts the tokens of an HCL file that is not valid UTF-8
+// with the scan's own rules (close to the lexer's: a broken byte is one
+// token) and reports whether there are more than maxTokens, setting
+// tooManyAt.
+func (s *scanner) tooManyTokens() bool {
+	if s.maxTokens < 0 {
+		return false
+	}
+	c := newScanner(s.src, -1)
+	c.maxTokens = s.maxTokens
+	c.stack = append(c.stack, frame{kind: kTop})
+	c.scanHCL()
+	s.tokens, s.tooManyAt = c.tokens, c.tooManyAt
+	return s.tooManyAt >= 0
+}
+
 func (s *scanner) done() bool {
-	return s.pos >= len(s.src) || (s.exceeded >= 0 && s.max >= 0) || s.invalidAt >= 0
+	return s.pos >= len(s.src) || (s.exceeded >= 0 && s.max >= 0) || s.invalidAt >= 0 || s.tooManyAt >= 0
 }
 
 // countBrokenUTF8 counts the bytes of src that are not valid UTF-8 and
@@ -167,6 +198,9 @@ func (s *scanner) at(i int) byte {
 func (s *scanner) exprStep() {
 	c := s.src[s.pos]
 	f := s.top()
+	if c != ' ' && c != '\t' && c != '\r' {
+		s.token(s.pos)
+	}
 	switch {
 	case c == '\n':
 		if f.kind == kTop || f.kind == kBrace {
@@ -222,8 +256,10 @@ func (s *scanner) exprStep() {
 		f.extra = 0
 		s.pos++
 	case c == '!' && s.at(s.pos+1) == '=':
+		s.token(s.pos)
 		s.pos += 2
 	case c == '!' || c == '-' || c == '?':
+		s.token(s.pos) // an operator counts twice (see Limits.Tokens)
 		f.extra++
 		s.grow(1, s.pos)
 		s.pos++
@@ -231,6 +267,10 @@ func (s *scanner) exprStep() {
 		s.pos = s.skipNumber(s.pos)
 	case c < utf8.RuneSelf:
 		switch {
+		case c == '+' || c == '*' || c == '/' || c == '%' || c == '<' || c == '>' || c == '&' || c == '|' || c == '=' && s.at(s.pos+1) == '=':
+			// An operator counts twice: its expression and its
+			// evaluation cost about twice what other tokens cost.
+			s.token(s.pos)
 		case isASCIIIdentStart(c):
 			s.pos = s.skipIdent(s.pos)
 			return
@@ -284,9 +324,11 @@ func (s *scanner) closeBrace() {
 // stringStep consumes part of a quoted string.
 func (s *scanner) stringStep() {
 	src := s.src
+	s.literal(s.pos)
 	for i := s.pos; i < len(src); i++ {
 		switch src[i] {
 		case '"':
+			s.token(i)
 			s.pop()
 			s.pos = i + 1
 			return
@@ -311,6 +353,7 @@ func (s *scanner) stringStep() {
 func (s *scanner) templateStep() {
 	f := s.top()
 	src := s.src
+	s.literal(s.pos)
 	if f.kind == kHeredoc && !f.midline && s.isEndMarker(f.marker) {
 		// The end marker; its newline belongs to the expression.
 		end := bytes.IndexByte(src[s.pos:], '\n')
@@ -336,6 +379,15 @@ func (s *scanner) templateStep() {
 	s.pos = len(src)
 }
 
+// literal counts the literal token of a string or template part starting
+// at offset i, if it is not empty: a run of characters up to a quote, an
+// interpolation or (in a heredoc) the end of a line.
+func (s *scanner) literal(i int) {
+	if i < len(s.src) && s.src[i] != '"' && s.src[i] != '\n' && !((s.src[i] == '$' || s.src[i] == '%') && s.at(i+1) == '{') {
+		s.token(i)
+	}
+}
+
 // templateSequence looks at the "$" or "%" at offset i of a template. If
 // it begins an interpolation or directive, it opens it and returns the
 // offset after "${" (or "${~") and true. Otherwise it returns the offset
@@ -355,6 +407,7 @@ func (s *scanner) templateSequence(i int) (int, bool) {
 		if t := s.top(); t.kind == kHeredoc {
 			t.midline = true
 		}
+		s.token(i)
 		s.push(frame{kind: kInterp, directive: dir}, i)
 		return next, true
 	case s.at(i+1) == c && s.at(i+2) == '{':

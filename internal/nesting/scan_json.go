@@ -13,23 +13,36 @@ func (s *scanner) scanJSON(templates bool) {
 	for !s.done() {
 		switch c := src[s.pos]; c {
 		case '{', '[':
+			s.token(s.pos)
 			s.push(frame{kind: kJSON}, s.pos)
 			s.pos++
 		case '}', ']':
+			s.token(s.pos)
 			if len(s.stack) > 0 {
 				s.pop()
 			}
 			s.pos++
 		case '"':
+			s.token(s.pos)
 			end := s.jsonStringEnd(s.pos + 1)
 			if templates && end < len(src) {
 				s.scanTemplateString(s.pos, src[s.pos:end+1])
 			}
 			s.pos = end + 1
+		case ' ', '\t', '\r', '\n':
+			s.pos++
 		default:
+			// ",", ":" and each literal (a number, true, false, null).
+			if c == ',' || c == ':' || s.pos == 0 || !isJSONLiteralByte(src[s.pos-1]) {
+				s.token(s.pos)
+			}
 			s.pos++
 		}
 	}
+}
+
+func isJSONLiteralByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '+' || c == '-'
 }
 
 // jsonStringEnd returns the offset of the quote that closes the JSON
@@ -62,15 +75,26 @@ func (s *scanner) scanTemplateString(at int, quoted []byte) {
 	// A string is a template in most places, but an expression where
 	// OpenTofu reads a keyword, type or reference from it ("list(string)"):
 	// it counts as the deeper of the two.
-	s.scanSub(at, content, kBare)
+	// The template's tokens count once, as the template's.
+	s.tokensAt(at, s.scanSub(at, content, kBare))
 	s.scanSub(at, content, kTop)
 }
 
+// tokensAt counts n tokens at offset at.
+func (s *scanner) tokensAt(at, n int) {
+	for ; n > 0 && s.tooManyAt < 0; n-- {
+		s.token(at)
+	}
+	s.tokens += max(n, 0)
+}
+
 // scanSub scans content, found in the string at offset at, with the HCL
-// rules from a frame of the given kind at the current depth.
-func (s *scanner) scanSub(at int, content []byte, kind frameKind) {
+// rules from a frame of the given kind at the current depth. It returns
+// the tokens counted in content beyond its first (a string with no
+// template sequence is one token).
+func (s *scanner) scanSub(at int, content []byte, kind frameKind) (tokens int) {
 	if bytes.IndexAny(content, "$%[{(!-?<\"") < 0 {
-		return
+		return 0
 	}
 	if !validUTF8(content) {
 		deepest, exceeded, _ := lexedDepth(content, kind, s.depth, s.max)
@@ -78,7 +102,7 @@ func (s *scanner) scanSub(at int, content []byte, kind frameKind) {
 		if exceeded >= 0 && s.exceeded < 0 {
 			s.exceeded = at
 		}
-		return
+		return len(content) // at most a token a byte
 	}
 	sub := newScanner(content, s.max)
 	sub.depth, sub.deepest = s.depth, s.depth
@@ -91,4 +115,5 @@ func (s *scanner) scanSub(at int, content []byte, kind frameKind) {
 	if sub.exceeded >= 0 && s.exceeded < 0 {
 		s.exceeded = sub.exceeded
 	}
+	return max(sub.tokens-1, 0)
 }
