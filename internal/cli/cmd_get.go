@@ -60,7 +60,7 @@ func runGet(m *Meta, args []string) int {
 		view.Diagnostics(diags)
 		return 0
 	}
-	diags = append(diags, mi.install(ctx, root)...)
+	diags = append(diags, mi.install(ctx, root, nil)...)
 	view.Diagnostics(diags)
 	if diags.HasErrors() {
 		return 1

@@ -246,7 +246,12 @@ func (v *jsonView) Text(level, kind, human, machine string) {
 	if machine == "" {
 		return
 	}
-	v.write(level, machine, map[string]any{"tfdeps": map[string]any{"event": kind}})
+	extra := map[string]any{"tfdeps": map[string]any{"event": kind}}
+	if v.m.Flavour == flavour.Terraform {
+		// Terraform logs the module installer's lines as "log" lines.
+		extra["type"] = "log"
+	}
+	v.write(level, machine, extra)
 }
 
 // Progress is not part of OpenTofu's JSON output.

@@ -28,15 +28,8 @@ var terraformDeviations = []deviation{
 	{"config/override-no-base/*", 0, "Terraform's override texts for removed and import blocks differ"},
 	{"config/multiple-required-providers-with-syntax-error/*", 0, "Terraform reports the syntax error first and stops; tfdeps (as OpenTofu) reports the duplicate block too"},
 	{"config/provider-override/*", 0, "Terraform's provider block checks (reserved argument names, deprecated version argument) differ from OpenTofu's"},
-	{"config/override-depends-on/init", 0, "Terraform installs modules before reporting this configuration error"},
-	{"config/dup-output-module-provider/init", 0, "Terraform installs modules before reporting this configuration error"},
 	{"requirements/invalid-constraint/init", 0, "Terraform reports the deprecated provider version argument differently"},
 	{"config/reqprov/providers", 0, "terraform providers does not consolidate repeated warnings"},
-	// Modules: the module installer words OpenTofu's texts.
-	{"config/module-override/init", 0, "module installer texts are OpenTofu's (\"Module hashicorp/consul/aws (\\\"reg\\\" from …)\" where Terraform says \"Module \\\"reg\\\" (from …)\")"},
-	{"config/override-module/init", 0, "module installer progress texts are OpenTofu's"},
-	{"script/init_modules_*", 0, "module installer texts and download order are OpenTofu's"},
-	{"script/init_modules_*/*", 0, "module installer texts and download order are OpenTofu's"},
 	// Registry client and installer.
 	{"config/provider-reqs/init", 0, "Terraform retries service discovery (\"giving up after 4 attempt(s)\"); tfdeps asks once, as OpenTofu"},
 	{"config/reqprov/init", 0, "Terraform retries service discovery (\"giving up after 4 attempt(s)\")"},

@@ -48,8 +48,8 @@ func TestDifferentialTerraform(t *testing.T) {
 	// The installer's per-package lock files (OS_ARCH.lock beside each
 	// package, which tofu also writes) are a listed deviation.
 	lockFiles := regexp.MustCompile(`^\.terraform/providers/.*\.lock$`)
-	compareCases(t, program{name: "terraform", path: terraform, skipFiles: lockFiles},
-		program{name: "tfdeps", path: tfdeps, args: []string{"-compat=terraform"}, skipFiles: lockFiles},
+	compareCases(t, program{name: "terraform", path: terraform, skipFiles: lockFiles, unorderedModules: true},
+		program{name: "tfdeps", path: tfdeps, args: []string{"-compat=terraform"}, skipFiles: lockFiles, unorderedModules: true},
 		cases, tmp, terraformDeviations)
 }
 
