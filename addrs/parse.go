@@ -145,6 +145,14 @@ func checkHostnameDisplayable(s string, h svchost.Hostname) *ParseError {
 			Detail:  fmt.Sprintf(`Invalid provider source hostname namespace %q in source %q: %s"`, "", s, "empty string is not a valid hostname"),
 		}
 	}
+	if t := strings.TrimSuffix(host, "."); t == "" || strings.HasPrefix(t, ".") || strings.Contains(t, "..") {
+		// E.g. "Xn--.a", whose comparison form ".a" has an empty label and
+		// would not parse again.
+		return &ParseError{
+			Summary: "Invalid provider source hostname",
+			Detail:  fmt.Sprintf(`Invalid provider source hostname namespace %q in source %q: %s"`, "", s, "hostname contains empty label (two consecutive periods)"),
+		}
+	}
 	if _, err := idna.Lookup.ToUnicode(host); err != nil {
 		// The empty namespace and the trailing quote are as in OpenTofu's
 		// other hostname errors.

@@ -32,11 +32,11 @@ func decodeProviderBlock(block *hcl.Block, flavour Flavour, room int) (*Provider
 	lock := &ProviderLock{addr: addr}
 	content, diags := block.Body.Content(providerSchema)
 	var more hcl.Diagnostics
-	lock.version, more = decodeVersion(addr, content.Attributes["version"])
+	lock.version, more = decodeVersion(flavour, addr, content.Attributes["version"])
 	diags = append(diags, more...)
-	lock.constraints, more = decodeConstraints(addr, content.Attributes["constraints"])
+	lock.constraints, more = decodeConstraints(flavour, addr, content.Attributes["constraints"])
 	diags = append(diags, more...)
-	lock.hashes, more = decodeHashes(content.Attributes["hashes"], room-len(diags))
+	lock.hashes, more = decodeHashes(flavour, content.Attributes["hashes"], room-len(diags))
 	diags = append(diags, more...)
 	return lock, diags
 }
@@ -56,16 +56,17 @@ func providerAddress(raw string, subject hcl.Range, flavour Flavour) (addrs.Prov
 			Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: subject.Ptr(),
 		}}
 	}
-	addr, err := ParseProvider(flavour, raw)
+	addr, err := parseProviderIn(flavour, raw)
 	switch {
 	case err != nil:
 		return fail("Invalid provider source address",
 			`The provider source address for a provider lock must be a valid, fully-qualified address of the form "hostname/namespace/type".`)
-	case addr.IsBuiltIn():
+	case isBuiltInIn(flavour, addr):
 		return fail("Invalid provider source address", fmt.Sprintf(
-			"Cannot lock a version for built-in provider %s. Built-in providers are bundled inside OpenTofu itself, "+
-				"so you can't select a version for them independently of the OpenTofu release you are currently running.", addr))
-	case addr.IsLegacy():
+			"Cannot lock a version for built-in provider %s. Built-in providers are bundled inside %s itself, "+
+				"so you can't select a version for them independently of the %s release you are currently running.",
+			addr, flavour.Product(), flavour.Product()))
+	case addr.IsLegacyIn(flavour):
 		return fail("Invalid provider source address", fmt.Sprintf(
 			"Provider source address %s is a special provider that is not eligible for dependency locking.", addr))
 	case addr.String() != raw:
@@ -75,11 +76,11 @@ func providerAddress(raw string, subject hcl.Range, flavour Flavour) (addrs.Prov
 	return addr, nil
 }
 
-func decodeVersion(addr addrs.Provider, attr *hcl.Attribute) (versions.Version, hcl.Diagnostics) {
+func decodeVersion(f Flavour, addr addrs.Provider, attr *hcl.Attribute) (versions.Version, hcl.Diagnostics) {
 	if attr == nil {
 		return versions.Version{}, nil // Content has reported the missing argument
 	}
-	raw, diags := decodeString(attr.Expr)
+	raw, diags := decodeString(f, attr.Expr)
 	if diags.HasErrors() {
 		return versions.Version{}, diags
 	}
@@ -91,18 +92,18 @@ func decodeVersion(addr addrs.Provider, attr *hcl.Attribute) (versions.Version, 
 			Subject:  attr.Expr.Range().Ptr(),
 		})
 	}
-	v, more := lockedVersion(addr, *raw, attr.Expr.Range())
+	v, more := lockedVersion(f, addr, *raw, attr.Expr.Range())
 	return v, append(diags, more...)
 }
 
 // lockedVersion checks the selected version raw, the value of the
 // expression at rng: a version number in normalised form.
-func lockedVersion(addr addrs.Provider, raw string, rng hcl.Range) (versions.Version, hcl.Diagnostics) {
+func lockedVersion(f Flavour, addr addrs.Provider, raw string, rng hcl.Range) (versions.Version, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	diag := func(detail string) *hcl.Diagnostic {
 		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider version number", Detail: detail, Subject: rng.Ptr()}
 	}
-	v, err := versions.ParseVersion(raw)
+	v, err := parseVersionIn(f, raw)
 	if err != nil {
 		diags = append(diags, diag(fmt.Sprintf("The selected version number for provider %s is invalid: %s.", addr, err)))
 	}
@@ -112,26 +113,30 @@ func lockedVersion(addr addrs.Provider, raw string, rng hcl.Range) (versions.Ver
 	return v, diags
 }
 
-func decodeConstraints(addr addrs.Provider, attr *hcl.Attribute) (versions.Constraints, hcl.Diagnostics) {
+func decodeConstraints(f Flavour, addr addrs.Provider, attr *hcl.Attribute) (versions.Constraints, hcl.Diagnostics) {
 	if attr == nil {
 		return nil, nil
 	}
-	raw, diags := decodeString(attr.Expr)
-	if diags.HasErrors() || raw == nil {
+	raw, diags := decodeString(f, attr.Expr)
+	if diags.HasErrors() {
 		return nil, diags
 	}
-	c, more := lockedConstraints(addr, *raw, attr.Expr.Range())
+	if raw == nil {
+		// Decoded into a plain string, as both products do, null fails.
+		return nil, append(diags, nullNotAllowed(attr.Expr))
+	}
+	c, more := lockedConstraints(f, addr, *raw, attr.Expr.Range())
 	return c, append(diags, more...)
 }
 
 // lockedConstraints checks the recorded constraints raw, the value of the
 // expression at rng: version constraints in normalised form.
-func lockedConstraints(addr addrs.Provider, raw string, rng hcl.Range) (versions.Constraints, hcl.Diagnostics) {
+func lockedConstraints(f Flavour, addr addrs.Provider, raw string, rng hcl.Range) (versions.Constraints, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	diag := func(detail string) *hcl.Diagnostic {
 		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider version constraints", Detail: detail, Subject: rng.Ptr()}
 	}
-	c, err := versions.ParseConstraints(raw)
+	c, err := parseConstraintsIn(f, raw)
 	if err != nil {
 		diags = append(diags, diag(fmt.Sprintf("The recorded version constraints for provider %s are invalid: %s.", addr, err)))
 	}
@@ -143,7 +148,7 @@ func lockedConstraints(addr addrs.Provider, raw string, rng hcl.Range) (versions
 
 // decodeHashes decodes the hashes argument; it stops with tooManyErrors
 // when its elements have given room diagnostics.
-func decodeHashes(attr *hcl.Attribute, room int) ([]hashes.Hash, hcl.Diagnostics) {
+func decodeHashes(f Flavour, attr *hcl.Attribute, room int) ([]hashes.Hash, hcl.Diagnostics) {
 	if attr == nil {
 		return nil, nil
 	}
@@ -159,20 +164,13 @@ func decodeHashes(attr *hcl.Attribute, room int) ([]hashes.Hash, hcl.Diagnostics
 		if len(diags) >= room {
 			return out, append(diags, tooManyErrors(attr.Expr.Range()))
 		}
-		raw, more := decodeString(expr)
+		raw, more := decodeString(f, expr)
 		diags = append(diags, more...)
 		if more.HasErrors() {
 			continue
 		}
 		if raw == nil {
-			// gohcl decoding a null into a plain string fails.
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Unsuitable value type",
-				Detail:   "Unsuitable value: null value is not allowed",
-				Subject:  expr.StartRange().Ptr(),
-				Context:  expr.Range().Ptr(),
-			})
+			diags = append(diags, nullNotAllowed(expr))
 			continue
 		}
 		h, diag := lockedHash(*raw, attr.Expr.Range())

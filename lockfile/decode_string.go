@@ -9,33 +9,47 @@ import (
 )
 
 // decodeString evaluates expr without variables or functions and converts
-// the result to a string, as OpenTofu's lock file decoder does: evaluation
-// errors are returned alone; a value that is not a string and does not
-// convert to one gives "Unsuitable value type". A null value gives nil.
-func decodeString(expr hcl.Expression) (*string, hcl.Diagnostics) {
+// the result to a string, as flavour f's lock file decoder does. A value
+// that is not a string and does not convert to one, or is not known, gives
+// "Unsuitable value type". A null value gives nil.
+//
+// After an evaluation error, OpenTofu returns that error alone; Terraform
+// converts the (unknown) result all the same, so "Unsuitable value type"
+// follows the error. Either way the string is nil when there are errors.
+func decodeString(f Flavour, expr hcl.Expression) (*string, hcl.Diagnostics) {
 	val, diags := expr.Value(nil)
-	if diags.HasErrors() {
+	if diags.HasErrors() && f != Terraform {
 		return nil, diags
-	}
-	unsuitable := func(msg string) hcl.Diagnostics {
-		return append(diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Unsuitable value type",
-			Detail:   fmt.Sprintf("Unsuitable value: %s", msg),
-			Subject:  expr.StartRange().Ptr(),
-			Context:  expr.Range().Ptr(),
-		})
 	}
 	val, err := convert.Convert(val, cty.String)
-	if err != nil {
-		return nil, unsuitable(err.Error())
-	}
-	if val.IsNull() {
+	switch {
+	case err != nil:
+		return nil, append(diags, unsuitableValue(expr, err.Error()))
+	case val.IsNull():
 		return nil, diags
-	}
-	if !val.IsWhollyKnown() {
-		return nil, unsuitable("value must be known")
+	case !val.IsWhollyKnown():
+		return nil, append(diags, unsuitableValue(expr, "value must be known"))
+	case diags.HasErrors():
+		return nil, diags
 	}
 	s := val.AsString()
 	return &s, diags
+}
+
+// unsuitableValue is gohcl's error for a value it cannot decode into a Go
+// string.
+func unsuitableValue(expr hcl.Expression, msg string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Unsuitable value type",
+		Detail:   fmt.Sprintf("Unsuitable value: %s", msg),
+		Subject:  expr.StartRange().Ptr(),
+		Context:  expr.Range().Ptr(),
+	}
+}
+
+// nullNotAllowed is gohcl's error for a null decoded into a plain (not
+// pointer) Go string, as the constraints and each hash are.
+func nullNotAllowed(expr hcl.Expression) *hcl.Diagnostic {
+	return unsuitableValue(expr, "null value is not allowed")
 }

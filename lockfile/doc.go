@@ -8,7 +8,9 @@
 // ([CheckConsistency]).
 //
 // A [Flavour] switches between OpenTofu's file (the default) and Terraform's,
-// which differ only in the header line and the default registry host.
+// which differ in the header line and the default registry host, and in the
+// diagnostics for some invalid files, which come from other versions of the
+// libraries under each product's reader (see terraform.go).
 //
 // It does not choose versions, download packages or compute hashes (see the
 // versions and hashes packages), and it does not load configuration.

@@ -12,7 +12,7 @@ import (
 // without errors writes back canonically: the written file reads again
 // without diagnostics into equal selections (constraints included) and
 // writes the same bytes again. Seeds are in testdata/fuzz/FuzzRead (the
-// conformance lock files) and below.
+// conformance lock files) and below. Both flavours read each input.
 func FuzzRead(f *testing.F) {
 	f.Add([]byte(""))
 	f.Add([]byte(`provider "registry.opentofu.org/hashicorp/aws" {
@@ -25,30 +25,47 @@ func FuzzRead(f *testing.F) {
 }
 module "m" {}
 `))
+	f.Add([]byte(`provider "opentofu.org/builtin/x" {
+  version     = "1.0.0"
+  constraints = ">= v1, 1.0.0-rev"
+}
+provider "registry.terraform.io/hashicorp/opentofu-x" {
+  version = " v1"
+}
+`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if len(src) <= maxGeneralSyntaxSize {
 			// The plain reader and the HCL parser agree on plain files.
 			samePlainAndParsed(t, src)
 		}
-		locks, _, diags := Read(src, "fuzz.hcl", ReadOptions{})
-		if diags.HasErrors() {
-			return
-		}
-		out := locks.Bytes(OpenTofu)
-		again, _, diags := Read(out, "written.hcl", ReadOptions{})
-		if len(diags) != 0 {
-			t.Fatalf("written file has diagnostics: %v\n%s", diags, out)
-		}
-		if !again.Equal(locks) {
-			t.Fatalf("re-read locks differ\n%s", out)
-		}
-		for _, p := range locks.Providers() {
-			if got, want := again.Provider(p.addr).constraints.String(), p.constraints.String(); got != want {
-				t.Fatalf("constraints of %s: got %q, want %q", p.addr, got, want)
-			}
-		}
-		if out2 := again.Bytes(OpenTofu); !bytes.Equal(out, out2) {
-			t.Fatalf("writing is not idempotent:\n%s", cmp.Diff(string(out), string(out2)))
+		for _, fl := range []Flavour{OpenTofu, Terraform} {
+			roundTrip(t, src, fl)
 		}
 	})
+}
+
+// roundTrip checks that src, when flavour f reads it without errors,
+// writes back canonically (see FuzzRead).
+func roundTrip(t *testing.T, src []byte, f Flavour) {
+	opts := ReadOptions{Flavour: f}
+	locks, _, diags := Read(src, "fuzz.hcl", opts)
+	if diags.HasErrors() {
+		return
+	}
+	out := locks.Bytes(f)
+	again, _, diags := Read(out, "written.hcl", opts)
+	if len(diags) != 0 {
+		t.Fatalf("%s: written file has diagnostics: %v\n%s", f, diags, out)
+	}
+	if !again.Equal(locks) {
+		t.Fatalf("%s: re-read locks differ\n%s", f, out)
+	}
+	for _, p := range locks.Providers() {
+		if got, want := again.Provider(p.addr).constraints.String(), p.constraints.String(); got != want {
+			t.Fatalf("%s: constraints of %s: got %q, want %q", f, p.addr, got, want)
+		}
+	}
+	if out2 := again.Bytes(f); !bytes.Equal(out, out2) {
+		t.Fatalf("%s: writing is not idempotent:\n%s", f, cmp.Diff(string(out), string(out2)))
+	}
 }

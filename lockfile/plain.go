@@ -347,10 +347,10 @@ func (d *plainDecoder) block(b *plainBlock) {
 		return
 	}
 	lock := &ProviderLock{addr: addr}
-	lock.version, diags = lockedVersion(addr, d.s.unquote(b.version.expr), d.rng(b.version.expr))
+	lock.version, diags = lockedVersion(d.flavour, addr, d.s.unquote(b.version.expr), d.rng(b.version.expr))
 	d.diags = append(d.diags, diags...)
 	if b.constraints.set {
-		lock.constraints, diags = lockedConstraints(addr, d.s.unquote(b.constraints.expr), d.rng(b.constraints.expr))
+		lock.constraints, diags = lockedConstraints(d.flavour, addr, d.s.unquote(b.constraints.expr), d.rng(b.constraints.expr))
 		d.diags = append(d.diags, diags...)
 	}
 	if b.hashAttr.set {

@@ -16,24 +16,26 @@ import (
 
 // samePlainAndParsed fails t unless reading src in the plain syntax gives
 // the selections (constraints included) and diagnostics (ranges included)
-// of the HCL parser. It reports whether src is plain.
+// of the HCL parser, in both flavours. It reports whether src is plain.
 func samePlainAndParsed(t *testing.T, src []byte) bool {
 	t.Helper()
 	n, _, plain := scanPlain(string(src))
 	if !plain {
 		return false
 	}
-	got, gotDiags := readPlain(string(src), "x.hcl", n, OpenTofu)
-	want, _, wantDiags := readParsed(src, "x.hcl", ReadOptions{})
-	if diff := cmp.Diff(diagnosticStrings(wantDiags), diagnosticStrings(gotDiags)); diff != "" {
-		t.Errorf("diagnostics differ (-parser +plain):\n%s\ninput:\n%s", diff, src)
-	}
-	if diff := cmp.Diff(providersForCompare(want), providersForCompare(got)); diff != "" {
-		t.Errorf("selections differ (-parser +plain):\n%s\ninput:\n%s", diff, src)
-	}
-	for _, p := range want.Providers() {
-		if g := got.Provider(p.addr); g != nil && g.constraints.String() != p.constraints.String() {
-			t.Errorf("constraints of %s: plain %q, parser %q", p.addr, g.constraints, p.constraints)
+	for _, f := range []Flavour{OpenTofu, Terraform} {
+		got, gotDiags := readPlain(string(src), "x.hcl", n, f)
+		want, _, wantDiags := readParsed(src, "x.hcl", ReadOptions{Flavour: f})
+		if diff := cmp.Diff(diagnosticStrings(wantDiags), diagnosticStrings(gotDiags)); diff != "" {
+			t.Errorf("%s: diagnostics differ (-parser +plain):\n%s\ninput:\n%s", f, diff, src)
+		}
+		if diff := cmp.Diff(providersForCompare(want), providersForCompare(got)); diff != "" {
+			t.Errorf("%s: selections differ (-parser +plain):\n%s\ninput:\n%s", f, diff, src)
+		}
+		for _, p := range want.Providers() {
+			if g := got.Provider(p.addr); g != nil && g.constraints.String() != p.constraints.String() {
+				t.Errorf("%s: constraints of %s: plain %q, parser %q", f, p.addr, g.constraints, p.constraints)
+			}
 		}
 	}
 	return true

@@ -18,10 +18,13 @@ const DefaultTofuVersion = flavour.DefaultOpenTofuVersion
 
 // ReadOptions adjust how a lock file is read.
 type ReadOptions struct {
-	// Flavour selects the default host of addresses that name none.
+	// Flavour selects the product whose diagnostics are given (see
+	// terraform.go for what differs) and the default host of addresses
+	// that name none.
 	Flavour Flavour
-	// TofuVersion is the emulated OpenTofu version, named in the warning
-	// about module blocks; empty means DefaultTofuVersion.
+	// TofuVersion is the emulated version of the flavour's product, named
+	// in the warning about module blocks; empty means the flavour's
+	// default version (DefaultTofuVersion for OpenTofu).
 	TofuVersion string
 }
 
@@ -92,7 +95,7 @@ func readParsed(src []byte, filename string, opts ReadOptions) (*Locks, *hcl.Fil
 	content, moreDiags := file.Body.Content(fileSchema)
 	diags = append(diags, moreDiags...)
 	if opts.TofuVersion == "" {
-		opts.TofuVersion = DefaultTofuVersion
+		opts.TofuVersion = opts.Flavour.DefaultVersion()
 	}
 	d := decoder{opts: opts, locks: locks, seen: map[addrs.Provider]hcl.Range{}}
 	for _, block := range content.Blocks {
@@ -119,12 +122,13 @@ func (d *decoder) block(block *hcl.Block, room int) hcl.Diagnostics {
 			return nil
 		}
 		d.seenModule = true
+		product := d.opts.Flavour.Product()
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagWarning,
 			Summary:  "Dependency locks for modules are not yet supported",
-			Detail: fmt.Sprintf("OpenTofu v%s only supports dependency locks for providers, not for modules. "+
-				"This configuration may be intended for a later version of OpenTofu that also supports dependency locks for modules.",
-				d.opts.TofuVersion),
+			Detail: fmt.Sprintf("%s v%s only supports dependency locks for providers, not for modules. "+
+				"This configuration may be intended for a later version of %s that also supports dependency locks for modules.",
+				product, d.opts.TofuVersion, product),
 			Subject: block.TypeRange.Ptr(),
 		}}
 	}

@@ -144,7 +144,7 @@ func newLockRun(m *Meta, o providersLockOptions) *lockRun {
 	}
 	r.locker = &providerlock.Locker{
 		Source: src, Client: client, Parallelism: o.parallelism,
-		DownloadAll: o.downloadAll, Getenv: m.Getenv,
+		DownloadAll: o.downloadAll, Getenv: m.Getenv, Flavour: m.Flavour,
 		TrustMirrorHashes: o.netMirror != "" && trustsMirror(cfg, o.netMirror),
 	}
 	if dir := providerlock.DefaultHashCacheDir(m.Getenv, os.UserCacheDir); dir != "" && !o.noHashCache {

@@ -106,6 +106,8 @@ func newInstaller(m *Meta, cfg *cliconfig.Config, src installer.Source, client *
 		EnforceGPG: m.Flavour != flavour.Terraform && m.Getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true",
 		Downloader: client,
 		MemoDir:    installer.DefaultMemoDir(os.UserCacheDir),
+		Flavour:    m.Flavour,
+		LockDir:    installer.DefaultLockDir(os.UserCacheDir),
 	}
 	if cfg.PluginCacheDir != "" && !sameDir(cfg.PluginCacheDir, in.Target.Base()) {
 		cache := installer.NewDir(cfg.PluginCacheDir)

@@ -30,17 +30,4 @@ var terraformDeviations = []deviation{
 	{"config/provider-override/*", 0, "Terraform's provider block checks (reserved argument names, deprecated version argument) differ from OpenTofu's"},
 	{"requirements/invalid-constraint/init", 0, "Terraform reports the deprecated provider version argument differently"},
 	{"config/reqprov/providers", 0, "terraform providers does not consolidate repeated warnings"},
-	// Registry client and installer.
-	{"config/provider-reqs/init", 0, "Terraform retries service discovery (\"giving up after 4 attempt(s)\"); tfdeps asks once, as OpenTofu"},
-	{"config/reqprov/init", 0, "Terraform retries service discovery (\"giving up after 4 attempt(s)\")"},
-	{"config/reqprov-in-overrides-two/init", 0, "Terraform retries service discovery (\"giving up after 4 attempt(s)\")"},
-	{"requirements/local-name-differs/init", 0, "Terraform retries service discovery (\"giving up after 4 attempt(s)\")"},
-	{"script/providers_lock_fs_mirror", 0, "Terraform retries service discovery (\"giving up after 4 attempt(s)\")"},
-	{"script/providers_lock_fs_mirror/*", 0, "Terraform retries service discovery (\"giving up after 4 attempt(s)\")"},
-	{"script/providers_lock_existing/json-first", 0, "the installer leaves empty provider directories after a failed install (Terraform removes them)"},
-	{"script/init_default_host_nokeys", 0, "the installer leaves empty provider directories after a failed install (Terraform removes them); the texts (unknown issuer) are Terraform's"},
-	{"script/init_default_host_nokeys/json-first", 0, "the installer leaves empty provider directories after a failed install (Terraform removes them); the texts (unknown issuer) are Terraform's"},
-	{"script/providers_lock_nokeys/json-first", 0, "the installer leaves empty provider directories after a failed install (Terraform removes them); the texts (unknown issuer) are Terraform's"},
-	// The lock file reader words OpenTofu's diagnostics.
-	{"lockfile/*", 0, "Terraform's lock file diagnostics for invalid files differ in text and order from OpenTofu's, which lockfile reproduces"},
 }

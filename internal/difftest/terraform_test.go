@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -44,12 +43,13 @@ func TestDifferentialTerraform(t *testing.T) {
 	for _, c := range append(append(scripts, lockCases(root, fake)...), fixtureCases(root, fake)...) {
 		cases = append(cases, terraformCase(c))
 	}
-	cases = append(cases, terraformOnlyCases()...)
-	// The installer's per-package lock files (OS_ARCH.lock beside each
-	// package, which tofu also writes) are a listed deviation.
-	lockFiles := regexp.MustCompile(`^\.terraform/providers/.*\.lock$`)
-	compareCases(t, program{name: "terraform", path: terraform, skipFiles: lockFiles, unorderedModules: true},
-		program{name: "tfdeps", path: tfdeps, args: []string{"-compat=terraform"}, skipFiles: lockFiles, unorderedModules: true},
+	noKeys, err := start(registrytest.Options{Providers: defaultProviders(), NoSigningKeys: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, terraformOnlyCases(fake, noKeys)...)
+	compareCases(t, program{name: "terraform", path: terraform, unorderedModules: true},
+		program{name: "tfdeps", path: tfdeps, args: []string{"-compat=terraform"}, unorderedModules: true},
 		cases, tmp, terraformDeviations)
 }
 
@@ -68,9 +68,33 @@ func terraformCase(c testCase) testCase {
 	return out
 }
 
-// terraformOnlyCases are inputs where the flavours differ.
-func terraformOnlyCases() []testCase {
+// terraformOnlyCases are inputs where the flavours differ. The plugin
+// cache cases keep the cache inside the working directory so that its
+// files are compared too (Terraform writes no OS_ARCH.lock files, and
+// leaves no directory behind a failed install).
+func terraformOnlyCases(fake, noKeys *fakeRegistry) []testCase {
+	const nullAndBaz = "terraform {\n  required_providers {\n    null = { source = \"hashicorp/null\" }\n    baz = { source = \"acme/baz\", version = \"~> 1.0\" }\n  }\n}\n"
 	return []testCase{
+		{
+			name:      "terraform/plugin-cache",
+			files:     map[string]string{"main.tf": nullAndBaz, "cache/": ""},
+			cliConfig: "plugin_cache_dir = \"cache\"\n",
+			fake:      fake,
+			steps:     []step{{"init", "-no-color"}, {"init", "-no-color"}, {"init", "-no-color", "-upgrade"}},
+		},
+		{
+			name:      "terraform/plugin-cache-failed-install",
+			files:     map[string]string{"main.tf": nullAndBaz, "cache/": ""},
+			cliConfig: "plugin_cache_dir = \"cache\"\n",
+			fake:      noKeys,
+			steps:     []step{{"init", "-no-color"}},
+		},
+		{
+			name:  "terraform/failed-install",
+			files: map[string]string{"main.tf": nullAndBaz},
+			fake:  noKeys,
+			steps: []step{{"init", "-no-color"}},
+		},
 		{
 			name: "terraform/tofu-files-ignored",
 			files: map[string]string{

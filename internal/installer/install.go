@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/versions"
 )
@@ -61,6 +62,14 @@ type Installer struct {
 	// warm init reading them (layout_memo.go); "" keeps none. tfdeps uses
 	// DefaultMemoDir.
 	MemoDir string
+	// Flavour is the product whose layout and events the installer
+	// follows. For Terraform (layout_terraform.go): no lock file beside
+	// packages (they go to LockDir), no directory left by a failed
+	// install, and Terraform's progress events with a plugin cache.
+	Flavour flavour.Flavour
+	// LockDir holds the package lock files in the Terraform flavour;
+	// "" means DefaultLockDir.
+	LockDir string
 
 	// hasher computes the "h1:" hashes of package directories in Target
 	// and Cache, with their memos (layout_memo.go).
@@ -89,8 +98,13 @@ func (in *Installer) Install(ctx context.Context, reqs Requirements, old *lockfi
 	if old == nil {
 		old = lockfile.New()
 	}
+	if in.Flavour == flavour.Terraform {
+		in.useTerraformLayout()
+		ev = ev.terraform()
+	}
 	ev.PendingProviders(reqs)
 	run := &installRun{in: in, mode: mode, ev: ev, old: old, locks: copyLocks(old), failed: map[addrs.Provider]error{}}
+	defer run.created.removeEmpty()
 
 	candidates := run.candidates(reqs)                                                    // phase A
 	selected := run.chooseVersions(ctx, candidates)                                       // phase B
@@ -120,6 +134,9 @@ type installRun struct {
 
 	mu     sync.Mutex
 	failed map[addrs.Provider]error
+
+	// created are the directories of failed installs (Terraform flavour).
+	created createdDirs
 }
 
 func (r *installRun) fail(p addrs.Provider, err error) {

@@ -164,6 +164,34 @@ func (e *Events) withDefaults() *Events {
 	return out
 }
 
+// terraform returns a copy of e (defaults set) that reports a plugin cache
+// as Terraform v1.15 does: an install into the cache is an ordinary
+// "Installing" with no "Using … from the shared cache directory" after it,
+// and a package found in the cache only gets that "Using" line (no
+// "Detected previously-installed" before it). Terraform takes no lock, so
+// it never says it waits for one.
+func (e *Events) terraform() *Events {
+	out := *e
+	out.WaitingForCacheLock = func(string) {}
+	var mu sync.Mutex
+	detected := map[addrs.Provider]bool{}
+	out.DetectedInCache = func(p addrs.Provider, v versions.Version) {
+		mu.Lock()
+		defer mu.Unlock()
+		detected[p] = true
+	}
+	out.Installing = func(p addrs.Provider, v versions.Version, toCache bool) { e.Installing(p, v, false) }
+	out.LinkedFromCache = func(p addrs.Provider, v versions.Version) {
+		mu.Lock()
+		hit := detected[p]
+		mu.Unlock()
+		if hit {
+			e.LinkedFromCache(p, v)
+		}
+	}
+	return &out
+}
+
 func setDefault[F any](f *F, def F) {
 	if reflect.ValueOf(f).Elem().IsNil() {
 		*f = def

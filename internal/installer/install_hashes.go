@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/hashes"
 	"github.com/tfdeps/tfdeps/internal/registry"
 )
@@ -47,10 +48,11 @@ func (r *installRun) recordedHashes(p addrs.Provider, newHash hashes.Hash, prior
 	return recordedHashes{newHash: newHash, prior: prior, local: local, signed: signed}
 }
 
-// signingEnforced reports whether only signed hashes of p count: p is not
-// on registry.opentofu.org, or OPENTOFU_ENFORCE_GPG_VALIDATION is on.
+// signingEnforced reports whether only signed hashes of p count: always
+// in the Terraform flavour; in OpenTofu's when p is not on
+// registry.opentofu.org, or OPENTOFU_ENFORCE_GPG_VALIDATION is on.
 func (r *installRun) signingEnforced(p addrs.Provider) bool {
-	return p.Hostname != addrs.DefaultProviderRegistryHost || r.in.EnforceGPG
+	return r.in.Flavour == flavour.Terraform || p.Hostname != addrs.DefaultProviderRegistryHost || r.in.EnforceGPG
 }
 
 // incompleteProviders lists the fresh installs with only local hashes.

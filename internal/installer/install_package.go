@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/hashes"
 	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/internal/sources"
@@ -34,8 +35,22 @@ func (pi *packageInstall) dir() string {
 }
 
 // run installs the package and returns its authentication result and,
-// when known, the "h1:" hash of the installed directory.
+// when known, the "h1:" hash of the installed directory. In the Terraform
+// flavour the directories a failed install created are removed at the end
+// of the run (layout_terraform.go).
 func (pi *packageInstall) run(ctx context.Context) (*AuthResult, hashes.Hash, error) {
+	if pi.task.run.in.Flavour != flavour.Terraform {
+		return pi.install(ctx)
+	}
+	created := missingDirs(pi.dir())
+	auth, h1, err := pi.install(ctx)
+	if err != nil {
+		pi.task.run.created.add(created)
+	}
+	return auth, h1, err
+}
+
+func (pi *packageInstall) install(ctx context.Context) (*AuthResult, hashes.Hash, error) {
 	t := pi.task
 	lock, err := pi.into.Lock(ctx, t.p, t.v, t.platform(), LockOptions{OnWait: func() {
 		t.pe.sendNow(func(ev *Events) { ev.WaitingForCacheLock(pi.into.Base()) })

@@ -20,7 +20,9 @@
 //     symlinks cannot be made.
 //   - Dir.Lock and Dir.Fill: the per-package sidecar lock file
 //     (OS_ARCH.lock) that serialises installs of one package across
-//     goroutines and processes, tofu's included.
+//     goroutines and processes, tofu's included. In the Terraform flavour
+//     the lock files live in a directory of tfdeps' own (Dir.WithLocksIn,
+//     layout_terraform.go), as Terraform leaves none beside packages.
 //
 // Every package directory is built in a staging directory next to it and
 // renamed into place when complete, so a crash or an interrupt never leaves
@@ -32,6 +34,8 @@
 package installer
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 
@@ -47,6 +51,9 @@ const DefaultDataDir = ".terraform"
 // providers directory or a plugin cache. The zero value is not usable.
 type Dir struct {
 	base string
+	// locks, when set, is the directory holding the package lock files
+	// instead of OS_ARCH.lock beside each package (WithLocksIn).
+	locks string
 }
 
 // NewDir returns the package directory tree rooted at base. base is used
@@ -76,9 +83,34 @@ func (d Dir) PackageDir(p addrs.Provider, v versions.Version, pl addrs.Platform)
 }
 
 // LockFile returns the path of a package's lock sidecar,
-// BASE/HOST/NAMESPACE/TYPE/VERSION/OS_ARCH.lock.
+// BASE/HOST/NAMESPACE/TYPE/VERSION/OS_ARCH.lock, or, for a Dir made by
+// WithLocksIn, LOCKS/DIGEST.lock with DIGEST naming the package directory's
+// absolute path.
 func (d Dir) LockFile(p addrs.Provider, v versions.Version, pl addrs.Platform) string {
+	if d.locks != "" {
+		return filepath.Join(d.locks, packageLockName(d.PackageDir(p, v, pl)))
+	}
 	return filepath.Join(d.versionDir(p, v), pl.String()+".lock")
+}
+
+// WithLocksIn returns d with its package lock files kept in locks (an
+// absolute directory of tfdeps' own, created on first use) instead of
+// beside the packages: Terraform's layout, which has no lock files, for
+// the Terraform flavour. Processes that lock the same package through the
+// same locks directory still exclude each other.
+func (d Dir) WithLocksIn(locks string) Dir {
+	d.locks = filepath.Clean(locks)
+	return d
+}
+
+// packageLockName names the lock file of a package directory: a digest of
+// its absolute path (the relative path when it cannot be made absolute).
+func packageLockName(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	sum := sha256.Sum256([]byte(dir))
+	return hex.EncodeToString(sum[:16]) + ".lock"
 }
 
 func (d Dir) versionDir(p addrs.Provider, v versions.Version) string {

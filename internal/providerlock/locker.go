@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/hashes"
 	"github.com/tfdeps/tfdeps/internal/installer"
 	"github.com/tfdeps/tfdeps/internal/registry"
@@ -44,6 +45,9 @@ type Locker struct {
 	TrustMirrorHashes bool
 	// Getenv reads OPENTOFU_ENFORCE_GPG_VALIDATION (nil: nothing set).
 	Getenv func(string) string
+	// Flavour is the product whose rules apply: the Terraform flavour
+	// ignores the OPENTOFU_ENFORCE_GPG_* variables, as Terraform has none.
+	Flavour flavour.Flavour
 	// TempDir holds temporary archives and extracted packages ("": the OS
 	// default).
 	TempDir string
@@ -196,18 +200,25 @@ func (l *Locker) resultFor(ctx context.Context, sem chan struct{}, p addrs.Provi
 // recorded is OpenTofu's choice of hashes for a fresh install (init.md §6):
 // the directory's h1:, what was verified locally, and what was signed or,
 // unless signing is enforced for p, reported by the registry or mirror.
+// Terraform records only signed hashes, whatever the host.
 func (l *Locker) recorded(p addrs.Provider, dirH1 hashes.Hash, auth *registry.AuthResult) []hashes.Hash {
 	var all []hashes.Hash
 	if dirH1 != "" { // "": taken from the old lock entry (FromLock)
 		all = append(all, dirH1)
 	}
 	all = append(all, auth.Where(func(d registry.Disposition) bool { return d.VerifiedLocally })...)
-	if p.Hostname != addrs.DefaultProviderRegistryHost || l.getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true" {
+	if l.Flavour == flavour.Terraform || p.Hostname != addrs.DefaultProviderRegistryHost || l.enforceGPG() {
 		all = append(all, auth.Where(func(d registry.Disposition) bool { return len(d.SignedByKeyIDs) > 0 })...)
 	} else {
 		all = append(all, auth.Where(func(d registry.Disposition) bool { return d.ReportedByRegistry || d.ReportedByTrustedMirror })...)
 	}
 	return hashes.SortedUnique(all)
+}
+
+// enforceGPG is OPENTOFU_ENFORCE_GPG_VALIDATION=true, in the OpenTofu
+// flavour only.
+func (l *Locker) enforceGPG() bool {
+	return l.Flavour != flavour.Terraform && l.getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true"
 }
 
 // assemble groups the results per platform, up to the first failure.

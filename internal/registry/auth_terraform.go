@@ -11,6 +11,7 @@ import (
 	"github.com/ProtonMail/go-crypto/openpgp"
 	"github.com/ProtonMail/go-crypto/openpgp/armor"
 	pgperrors "github.com/ProtonMail/go-crypto/openpgp/errors"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/hashes"
 )
 
@@ -68,7 +69,7 @@ func authenticateTerraform(meta *PackageMeta, a *Archive) (*AuthResult, error) {
 	res.Add(a.ZH(), Disposition{VerifiedLocally: true, Platform: meta.Platform})
 	signer, keyID, err := classifySignature(meta)
 	if err != nil {
-		return nil, &SignatureError{Err: err, Terraform: true}
+		return nil, &SignatureError{Err: err, Flavour: flavour.Terraform}
 	}
 	res.Signer, res.SignerKeyID = signer, keyID
 	signed := sumsHashes(meta.SHA256SUMS)

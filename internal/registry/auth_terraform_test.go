@@ -328,7 +328,7 @@ func TestTerraformRetryTexts(t *testing.T) {
 			}
 		})
 	}
-	single := &RequestError{Attempts: 1, Detail: "x", Terraform: true}
+	single := &RequestError{Attempts: 1, Detail: "x", Flavour: flavour.Terraform}
 	if got, want := single.Error(), "the request failed, please try again later: x"; got != want {
 		t.Errorf("one attempt: %q, want %q", got, want)
 	}

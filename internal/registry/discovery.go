@@ -11,7 +11,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hashicorp/go-retryablehttp"
 	"github.com/opentofu/svchost"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // ProvidersServiceID is the service providers are installed through.
@@ -26,7 +28,11 @@ var (
 // Disco performs remote service discovery and remembers the answers for
 // its lifetime. It is safe for concurrent use.
 type Disco struct {
-	client    *http.Client
+	client *http.Client
+	// retrying, for the Terraform flavour, sends the discovery request
+	// with Terraform's retries (discovery_terraform.go); nil for OpenTofu,
+	// which asks once.
+	retrying  *retryablehttp.Client
 	userAgent string
 	creds     *Credentials
 	forced    map[svchost.Hostname]map[string]any
@@ -45,7 +51,8 @@ type Services struct {
 }
 
 // NewDisco returns a discovery client using the settings' transport,
-// request timeout (no retries), User-Agent, credentials and host blocks.
+// User-Agent, credentials and host blocks. OpenTofu's asks once, bounded by
+// the request timeout; Terraform's retries (newTerraformDiscoveryClient).
 func NewDisco(s Settings, creds *Credentials) *Disco {
 	d := &Disco{
 		client:    &http.Client{Transport: s.transport(), Timeout: s.requestTimeout()},
@@ -53,6 +60,9 @@ func NewDisco(s Settings, creds *Credentials) *Disco {
 		creds:     creds,
 		forced:    map[svchost.Hostname]map[string]any{},
 		cache:     map[svchost.Hostname]*Services{},
+	}
+	if s.Flavour == flavour.Terraform {
+		d.retrying = newTerraformDiscoveryClient(s)
 	}
 	for label, services := range s.HostServices {
 		if host, err := svchost.ForComparison(label); err == nil {
@@ -98,7 +108,7 @@ func (d *Disco) fetch(ctx context.Context, host svchost.Hostname) (*Services, er
 	if token, err := d.creds.Token(host); err == nil && token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := d.client.Do(req)
+	resp, err := d.do(req)
 	if err != nil {
 		return nil, fmt.Errorf("failed to request discovery document: %w", err)
 	}
@@ -116,6 +126,19 @@ func (d *Disco) fetch(ctx context.Context, host svchost.Hostname) (*Services, er
 		return nil, err
 	}
 	return svc, nil
+}
+
+// do sends the discovery request: once (OpenTofu) or with Terraform's
+// retries, whose exhaustion reads "GET URL giving up after N attempt(s)".
+func (d *Disco) do(req *http.Request) (*http.Response, error) {
+	if d.retrying == nil {
+		return d.client.Do(req)
+	}
+	rreq, err := retryablehttp.FromRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	return d.retrying.Do(rreq)
 }
 
 // decodeDiscoveryResponse checks the content type and size of a 200

@@ -18,8 +18,11 @@
 // extraction of registry-hosted module archives (the one archive it
 // extracts).
 //
-// The flavour (Settings.Flavour, carried on each PackageMeta) changes the
-// download response and package authentication only. For Terraform: an
+// The flavour (Settings.Flavour, carried on each PackageMeta) changes
+// service discovery, the download response and package authentication.
+// For Terraform: discovery is retried as Terraform's svchost retries it
+// (discovery_terraform.go: 4 attempts, 5 s each, 3 redirects; no variable
+// changes it) where OpenTofu asks once; an
 // invalid "packages" map is dropped instead of rejected and never takes
 // part in authentication; a signature is always required (no exception for
 // registry.opentofu.org, no OPENTOFU_ENFORCE_GPG_* variables, no expired-key

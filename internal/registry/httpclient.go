@@ -63,7 +63,7 @@ func retriesExhausted(f flavour.Flavour) retryablehttp.ErrorHandler {
 		case err != nil:
 			detail = err.Error()
 		}
-		return nil, &RequestError{Attempts: attempts, Detail: detail, Err: err, Terraform: f == flavour.Terraform}
+		return nil, &RequestError{Attempts: attempts, Detail: detail, Err: err, Flavour: f}
 	}
 }
 
@@ -72,12 +72,12 @@ type RequestError struct {
 	Attempts int
 	Detail   string
 	Err      error // the transport error, if any
-	// Terraform selects Terraform's wording.
-	Terraform bool
+	// Flavour selects the product's wording.
+	Flavour flavour.Flavour
 }
 
 func (e *RequestError) Error() string {
-	if e.Terraform {
+	if e.Flavour == flavour.Terraform {
 		return e.terraformText()
 	}
 	if e.Attempts > 1 {

@@ -8,18 +8,19 @@ import (
 
 	"github.com/ProtonMail/go-crypto/openpgp"
 	pgperrors "github.com/ProtonMail/go-crypto/openpgp/errors"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // SignatureError is a failed signature check (step 4). OpenTofu wraps the
 // reason in a sentence; Terraform reports the reason alone.
 type SignatureError struct {
 	Err error
-	// Terraform selects Terraform's wording.
-	Terraform bool
+	// Flavour selects the product's wording.
+	Flavour flavour.Flavour
 }
 
 func (e *SignatureError) Error() string {
-	if e.Terraform {
+	if e.Flavour == flavour.Terraform {
 		return e.Err.Error()
 	}
 	return fmt.Sprintf("the provider is not signed with a valid signing key; please contact the provider author (%s)", e.Err)

@@ -99,9 +99,29 @@ func parseArchiveName(typ, name string) (versions.Version, addrs.Platform, bool)
 	if !ok {
 		return versions.Version{}, addrs.Platform{}, false
 	}
+	if !platformWord(parts[1]) || !platformWord(parts[2]) {
+		return versions.Version{}, addrs.Platform{}, false
+	}
 	pl, err := addrs.ParsePlatform(parts[1] + "_" + parts[2])
 	if err != nil || pl.String() != parts[1]+"_"+parts[2] {
 		return versions.Version{}, addrs.Platform{}, false
 	}
 	return v, pl, true
+}
+
+// platformWord reports whether s can be the OS or architecture of an
+// archive served: one or more lowercase ASCII letters and digits (the
+// platform parser itself, like OpenTofu's, accepts any bytes but
+// whitespace, which a storage key cannot hold).
+func platformWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }
