@@ -43,7 +43,7 @@ func runGet(m *Meta, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	view := &plainView{m: m}
+	view := &plainView{m: m, get: true}
 	cfg := loadCLIConfig(m, m.cliConfigOptions())
 	mi := &moduleInstall{get: true, m: m, testsDir: testsDir, upgrade: update, view: view, registry: newModuleRegistry(m, cfg), vars: varOpts}
 	root, diags := mi.loadRoot()
@@ -60,7 +60,7 @@ func runGet(m *Meta, args []string) int {
 		view.Diagnostics(diags)
 		return 0
 	}
-	diags = append(diags, mi.install(ctx, root)...)
+	diags = append(diags, mi.install(ctx, root, nil)...)
 	view.Diagnostics(diags)
 	if diags.HasErrors() {
 		return 1

@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/cliconfig"
 	"github.com/tfdeps/tfdeps/internal/modules"
 	"github.com/tfdeps/tfdeps/internal/modules/manifest"
@@ -20,8 +22,14 @@ import (
 )
 
 // moduleEvents renders the module installer's progress through the init
-// view, as OpenTofu's lines.
-type moduleEvents struct{ view initView }
+// view, as OpenTofu's or Terraform's lines.
+type moduleEvents struct {
+	view    initView
+	flavour flavour.Flavour
+	// trim is set for terraform init, whose view trims each line (so
+	// "- KEY in" for a missing directory); terraform get does not.
+	trim bool
+}
 
 func (e moduleEvents) Download(key, addr, version string) {
 	text := fmt.Sprintf("Downloading %s for %s...", addr, key)
@@ -32,9 +40,17 @@ func (e moduleEvents) Download(key, addr, version string) {
 }
 
 // Install prints "- KEY in DIR"; OpenTofu's JSON view logs "installing
-// KEY in DIR" instead.
+// KEY in DIR" instead, Terraform's the human line.
 func (e moduleEvents) Install(key, version, dir string) {
-	e.view.Text("info", "module_install", fmt.Sprintf("- %s in %s", key, dir), fmt.Sprintf("installing %s in %s", key, dir))
+	text := fmt.Sprintf("- %s in %s", key, dir)
+	if e.flavour == flavour.Terraform {
+		if e.trim {
+			text = strings.TrimSpace(text)
+		}
+		e.view.Text("info", "module_install", text, text)
+		return
+	}
+	e.view.Text("info", "module_install", text, fmt.Sprintf("installing %s in %s", key, dir))
 }
 
 // modulesDir is TF_DATA_DIR/modules, default .terraform/modules.
@@ -105,8 +121,10 @@ func (mi *moduleInstall) loadRoot() (*config.Module, hcl.Diagnostics) {
 	return config.LoadDir(".", mi.m.configOptions(append([]config.Option{config.WithTestsDir(mi.testsDir)}, mi.vars...)...)...)
 }
 
-// install runs the installer on root and returns its diagnostics.
-func (mi *moduleInstall) install(ctx context.Context, root *config.Module) hcl.Diagnostics {
+// install runs the installer on root and returns its diagnostics, after
+// rootDiags (those of loading root, which Terraform's installer reports
+// as its own).
+func (mi *moduleInstall) install(ctx context.Context, root *config.Module, rootDiags hcl.Diagnostics) hcl.Diagnostics {
 	var cache *modules.Cache
 	if d := moduleCacheDir(mi.m); d != "" {
 		cache = modules.OpenCache(d)
@@ -124,7 +142,9 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module) hcl.D
 		Config:  mi.loadOptions(),
 		// Observed with tofu 1.12.6: get writes no manifest after errors.
 		NoManifestOnError: mi.get,
-		Events:            moduleEvents{view: mi.view},
+		Events:            moduleEvents{view: mi.view, flavour: mi.m.Flavour, trim: !mi.get},
+		Flavour:           mi.m.Flavour,
+		RootDiags:         rootDiags,
 	})
 	if errors.Is(ctx.Err(), context.Canceled) {
 		diags = append(diags, errorDiag("Module installation canceled", "Module installation was canceled by an interrupt signal."))
@@ -148,6 +168,11 @@ func (mi *moduleInstall) transport() http.RoundTripper {
 func (r *initRun) initModules(ctx context.Context, registry modules.Registry, vars []config.Option) (hcl.Diagnostics, bool) {
 	mi := &moduleInstall{m: r.m, testsDir: r.opts.testsDir, upgrade: r.opts.upgrade, registry: registry, view: r.view, vars: vars}
 	root, diags := mi.loadRoot()
+	if r.m.Flavour == flavour.Terraform && root != nil && r.opts.get && hasModuleCalls(root) {
+		// terraform init installs the modules the root module calls even
+		// when it has errors: its installer reports them with its own.
+		return r.initModulesTerraform(ctx, mi, root, diags)
+	}
 	if diags.HasErrors() {
 		r.view.Diagnostics(r.withConfigErrorText(diags))
 		return nil, true
@@ -169,15 +194,39 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 	if !hasModuleCalls(root) {
 		return nil, false
 	}
+	r.modulesHeader()
+	// The installer loads the root module once more, so its warnings
+	// count once more, as tofu reports them.
+	r.installedModules = true
+	diags = append(diags, mi.install(ctx, root, nil)...)
+	if diags.HasErrors() {
+		r.view.Diagnostics(diags)
+		return nil, true
+	}
+	return diags, false
+}
+
+// modulesHeader prints the header of init's module phase.
+func (r *initRun) modulesHeader() {
 	header := "[reset][bold]Initializing modules..."
 	if r.opts.upgrade {
 		header = "[reset][bold]Upgrading modules..."
 	}
 	r.view.Event("init_modules", "", "", header)
-	// The installer loads the root module once more, so its warnings
-	// count once more, as tofu reports them.
+}
+
+// initModulesTerraform is terraform init's module phase: the backend
+// header whatever the root module's errors, then the installer, which
+// reports the root module's diagnostics (once, not again later) with its
+// own; any error stops init there, printed without the configuration
+// error text, and leaves modules.json as it was.
+func (r *initRun) initModulesTerraform(ctx context.Context, mi *moduleInstall, root *config.Module, rootDiags hcl.Diagnostics) (hcl.Diagnostics, bool) {
+	if r.opts.backend {
+		r.view.Event("init_backend", "", "", initBackendText)
+	}
+	r.modulesHeader()
 	r.installedModules = true
-	diags = append(diags, mi.install(ctx, root)...)
+	diags := mi.install(ctx, root, rootDiags)
 	if diags.HasErrors() {
 		r.view.Diagnostics(diags)
 		return nil, true

@@ -48,6 +48,10 @@ type plainView struct {
 	// printed is set once anything went to stdout; sectionEnded once the
 	// blank line ending the provider section was printed (Terraform).
 	printed, sectionEnded bool
+	// get is set for tfdeps get, whose diagnostics are each followed by
+	// an empty line in both flavours (terraform get shows them as its
+	// other commands do, not as init).
+	get bool
 }
 
 // layout adjusts a text to Terraform's layout of init's output, which
@@ -123,7 +127,7 @@ func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
 	p := newDiagPrinter(v.m, snippetFiles(diags, v.kept))
 	// Terraform's init separates diagnostics by one blank line only, and
 	// frames them as OpenTofu does when coloured.
-	p.extraNewline = v.m.Flavour != flavour.Terraform
+	p.extraNewline = v.m.Flavour != flavour.Terraform || v.get
 	p.terraform = false
 	p.bare = v.m.Flavour == flavour.Terraform
 	p.Print(diags)
@@ -246,7 +250,12 @@ func (v *jsonView) Text(level, kind, human, machine string) {
 	if machine == "" {
 		return
 	}
-	v.write(level, machine, map[string]any{"tfdeps": map[string]any{"event": kind}})
+	extra := map[string]any{"tfdeps": map[string]any{"event": kind}}
+	if v.m.Flavour == flavour.Terraform {
+		// Terraform logs the module installer's lines as "log" lines.
+		extra["type"] = "log"
+	}
+	v.write(level, machine, extra)
 }
 
 // Progress is not part of OpenTofu's JSON output.

@@ -115,5 +115,5 @@ func TestTerraformReferenceScripts(t *testing.T) {
 		t.Skip("TFDEPS_REFERENCE_TERRAFORM is not set")
 	}
 	runReferenceScripts(t, "reference_terraform", "terraform", terraform, map[string]string{"CHECKPOINT_DISABLE": "1"},
-		map[string]func(*testscript.TestScript, bool, []string){"fakereq": cmdFakeReq})
+		map[string]func(*testscript.TestScript, bool, []string){"fakereq": cmdFakeReq, "cmptree": cmdCmpTree})
 }

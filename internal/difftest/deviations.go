@@ -20,12 +20,4 @@ type deviation struct {
 // v1.15.9 in TestDifferentialTerraform, with the reason.
 var terraformDeviations = []deviation{
 	// The language: config decodes OpenTofu's language and texts.
-	{"config/override-depends-on/init", 0, "Terraform installs modules before reporting this configuration error"},
-	{"config/dup-output-module-provider/init", 0, "Terraform installs modules before reporting this configuration error"},
-	{"requirements/invalid-constraint/init", 1, "after installing modules, terraform init prints an empty line before it reports provider requirement errors (init's order of output, not the configuration's texts)"},
-	// Modules: the module installer words OpenTofu's texts.
-	{"config/module-override/init", 0, "module installer texts are OpenTofu's (\"Module hashicorp/consul/aws (\\\"reg\\\" from …)\" where Terraform says \"Module \\\"reg\\\" (from …)\")"},
-	{"config/override-module/init", 0, "module installer progress texts are OpenTofu's"},
-	{"script/init_modules_*", 0, "module installer texts and download order are OpenTofu's"},
-	{"script/init_modules_*/*", 0, "module installer texts and download order are OpenTofu's"},
 }

@@ -68,6 +68,11 @@ type program struct {
 	// skipFiles, when set, leaves the matching files (slash paths
 	// relative to the work directory) out of the snapshots.
 	skipFiles *regexp.Regexp
+	// unorderedModules compares the module installer's "Downloading"
+	// lines as part of the progress runs: terraform installs modules in a
+	// graph walk whose order between modules that do not depend on each
+	// other varies from run to run.
+	unorderedModules bool
 }
 
 // runCase runs c's steps with p in dir (recreated), with HOME and the CLI
@@ -149,7 +154,7 @@ func runCase(ctx context.Context, p program, c testCase, base string) ([]result,
 		}
 		out = append(out, result{
 			code:   code,
-			stdout: sortProvidersTree(sortSameSummaryRuns(sortProgress(normalize(stdout.String(), work, home)))),
+			stdout: sortProvidersTree(sortSameSummaryRuns(sortProgress(normalize(stdout.String(), work, home), p.unorderedModules))),
 			stderr: sortProvidersTree(sortSameSummaryRuns(normalize(stderr.String(), work, home))),
 			files:  files,
 		})
@@ -171,10 +176,13 @@ var progressJSONRE = regexp.MustCompile(`^\{"@level":"[a-z]+","@message":"(Findi
 // sortProgress sorts each run of consecutive per-provider progress lines
 // ("- " lines, or their JSON form): tofu prints them in the order of a Go
 // map, which varies between runs, while tfdeps has one fixed order.
-func sortProgress(s string) string {
+// With modules set, the module installer's "Downloading" lines count as
+// progress lines too.
+func sortProgress(s string, modules bool) string {
 	lines := strings.SplitAfter(s, "\n")
 	isProgress := func(l string) bool {
-		return strings.HasPrefix(l, "- ") || progressJSONRE.MatchString(l) || terraformLogRE.MatchString(l)
+		return strings.HasPrefix(l, "- ") || progressJSONRE.MatchString(l) || terraformLogRE.MatchString(l) ||
+			modules && strings.HasPrefix(l, "Downloading ")
 	}
 	for i := 0; i < len(lines); {
 		if !isProgress(lines[i]) {

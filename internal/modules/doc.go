@@ -16,6 +16,15 @@
 // OpenTofu's order, taking first what it needs now, so the output and
 // the layout are those of a sequential installer.
 //
+// The flavour (Options.Flavour) changes the texts of the diagnostics
+// (Terraform's where they differ: the product name, "Module not found",
+// a missing registry subdirectory, the location named in a failed
+// download), the default registry host of test files' run blocks, and,
+// for Terraform, that the modules directory is created first and
+// modules.json is never written after errors. Terraform installs modules
+// in a graph walk whose order between independent modules varies from
+// run to run; the walk order here is one of its orders.
+//
 // It does not own source addresses and version selection (moduleaddr),
 // the manifest format (internal/modules/manifest), the configuration
 // loader and tree (config) or the registry protocol client

@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	getter "github.com/hashicorp/go-getter"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // fetcher installs remote packages into module directories. It remembers,
@@ -26,13 +28,16 @@ type fetcher struct {
 	cache   *Cache
 	upgrade bool
 	refs    gitRefs
+	// ociUnknown makes oci:// an unknown scheme for go-getter (Terraform
+	// has no OCI getter) instead of tfdeps' refusal (OpenTofu has one).
+	ociUnknown bool
 
 	mu       sync.Mutex
 	previous map[string]string
 }
 
 func newFetcher(o Options) *fetcher {
-	return &fetcher{opts: o.Getters, cache: o.Cache, upgrade: o.Upgrade, previous: map[string]string{}}
+	return &fetcher{opts: o.Getters, cache: o.Cache, upgrade: o.Upgrade, ociUnknown: o.Flavour == flavour.Terraform, previous: map[string]string{}}
 }
 
 // packageFetch says how to obtain one package.
@@ -141,7 +146,7 @@ func copyInto(instPath, dir string) error {
 // get runs go-getter for pkg into dst, without detection (the address is
 // already normalised).
 func (f *fetcher) get(ctx context.Context, pkg, dst string) error {
-	if isOCI(pkg) {
+	if isOCI(pkg) && !f.ociUnknown {
 		return ErrOCIUnsupported
 	}
 	c := getter.Client{

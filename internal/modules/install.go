@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/modules/manifest"
 	"github.com/tfdeps/tfdeps/moduleaddr"
 )
@@ -44,8 +45,17 @@ type Options struct {
 	Config []config.Option
 	Events Events
 	// NoManifestOnError leaves modules.json as it was when installation
-	// has errors (tofu get; tofu init writes it even then).
+	// has errors (tofu get; tofu init writes it even then; Terraform never
+	// writes it after errors).
 	NoManifestOnError bool
+	// Flavour selects the texts of the diagnostics (OpenTofu's or
+	// Terraform's) and, for Terraform, that no manifest is written after
+	// errors.
+	Flavour flavour.Flavour
+	// RootDiags are the diagnostics of loading root, reported with the
+	// installer's: Terraform's installer loads the root module itself and
+	// counts its errors as installation errors (no manifest is written).
+	RootDiags hcl.Diagnostics
 }
 
 // Install installs the module calls of root (loaded from "." with its
@@ -56,6 +66,13 @@ type Options struct {
 func Install(ctx context.Context, root *config.Module, o Options) hcl.Diagnostics {
 	if o.ModsDir == "" {
 		o.ModsDir = filepath.Join(".terraform", "modules")
+	}
+	if o.Flavour == flavour.Terraform {
+		// terraform creates the modules directory before it installs
+		// anything, so it exists even after errors.
+		if err := os.MkdirAll(o.ModsDir, 0o777); err != nil {
+			return hcl.Diagnostics{sourceless("failed to create local modules directory: "+err.Error(), "")}
+		}
 	}
 	path := filepath.Join(o.ModsDir, manifest.FileName)
 	m, err := manifest.Read(path)
@@ -73,7 +90,8 @@ func Install(ctx context.Context, root *config.Module, o Options) hcl.Diagnostic
 	}
 	tree, diags := config.BuildTree(root, w, o.Config...)
 	diags = append(diags, w.testRuns(tree)...)
-	if o.NoManifestOnError && diags.HasErrors() {
+	diags = append(append(hcl.Diagnostics{}, o.RootDiags...), diags...)
+	if (o.NoManifestOnError || o.Flavour == flavour.Terraform) && diags.HasErrors() {
 		return diags
 	}
 	if err := os.MkdirAll(o.ModsDir, 0o777); err == nil {
@@ -110,7 +128,7 @@ func (w *walk) LoadModule(req *config.ModuleRequest) (*config.Module, string, hc
 	if !recorded {
 		if err := os.RemoveAll(instPath); err != nil {
 			return nil, "", hcl.Diagnostics{sourceless("Failed to remove local module cache",
-				"OpenTofu tried to remove "+instPath+" in order to reinstall this module, but encountered an error: "+err.Error())}
+				w.o.Flavour.Product()+" tried to remove "+instPath+" in order to reinstall this module, but encountered an error: "+err.Error())}
 		}
 	} else if isDir(rec.Dir) {
 		mod, diags := config.LoadDir(rec.Dir, w.childOptions(req)...)

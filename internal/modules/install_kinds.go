@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/modules/manifest"
 	"github.com/tfdeps/tfdeps/moduleaddr"
 )
@@ -31,7 +32,7 @@ func (w *walk) installLocal(req *config.ModuleRequest, src moduleaddr.Local) (*c
 	} else {
 		diags = append(diags, modDiags...)
 	}
-	diags = escapeCheck(req, diags)
+	diags = escapeCheck(req, diags, w.o.Flavour)
 	w.manifest[req.Key()] = manifest.Record{Key: req.Key(), Source: src.String(), Dir: dir}
 	w.o.Events.Install(req.Key(), "", dir)
 	return mod, dir, diags
@@ -61,14 +62,23 @@ func (w *walk) loadInstalled(req *config.ModuleRequest, dir, instPath, subdir st
 	if mod != nil {
 		return mod, diags
 	}
-	if missing, ok := firstMissing(dir); subdir != "" && ok {
+	if w.o.Flavour == flavour.Terraform && registry && subdir != "" && isDir(instPath) && !exists(dir) {
+		return nil, hcl.Diagnostics{sourceless("Unreadable module subdirectory", fmt.Sprintf("The directory %s does not exist. The target submodule %s does not exist within the target module.", dir, filepath.FromSlash(subdir)))}
+	}
+	if missing, ok := firstMissing(dir); subdir != "" && ok && w.o.Flavour != flavour.Terraform {
 		format := "Cannot find directory %q in the module path %q. The requested subdirectory was %q."
 		if registry {
 			format = "Cannot find directory %q in module %q. The requested subdirectory was %q."
 		}
 		return nil, hcl.Diagnostics{blockDiag("Module subdirectory not found", fmt.Sprintf(format, missing, instPath, subdir), req.Call.DeclRange)}
 	}
-	return nil, hcl.Diagnostics{sourceless("Unreadable module directory", fmt.Sprintf("The directory %s could not be read. This is a bug in OpenTofu and should be reported.", dir))}
+	return nil, hcl.Diagnostics{sourceless("Unreadable module directory", fmt.Sprintf("The directory %s could not be read. This is a bug in %s and should be reported.", dir, w.o.Flavour.Product()))}
+}
+
+// exists reports whether path names an existing file or directory.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return !errors.Is(err, os.ErrNotExist)
 }
 
 // firstMissing names the first path element of dir that does not exist.
@@ -94,7 +104,7 @@ func firstMissing(dir string) (string, bool) {
 // escapeCheck replaces the errors of a failed local call by M3 when its
 // chain of local paths leaves the package it belongs to (modules.md §5.4).
 // The root module is no package.
-func escapeCheck(req *config.ModuleRequest, diags hcl.Diagnostics) hcl.Diagnostics {
+func escapeCheck(req *config.ModuleRequest, diags hcl.Diagnostics, f flavour.Flavour) hcl.Diagnostics {
 	if !diags.HasErrors() {
 		return diags
 	}
@@ -126,14 +136,14 @@ func escapeCheck(req *config.ModuleRequest, diags hcl.Diagnostics) hcl.Diagnosti
 	for _, s := range chain {
 		next := path.Join(at, s.local)
 		if !strings.HasPrefix(next, prefix) {
-			return escapeDiags(diags, s.path, pkg)
+			return escapeDiags(diags, s.path, pkg, f)
 		}
 		at = next
 	}
 	return diags
 }
 
-func escapeDiags(diags hcl.Diagnostics, modPath []string, pkg string) hcl.Diagnostics {
+func escapeDiags(diags hcl.Diagnostics, modPath []string, pkg string, f flavour.Flavour) hcl.Diagnostics {
 	var out hcl.Diagnostics
 	for _, d := range diags {
 		if d.Severity != hcl.DiagError {
@@ -142,7 +152,7 @@ func escapeDiags(diags hcl.Diagnostics, modPath []string, pkg string) hcl.Diagno
 	}
 	hint := ""
 	if strings.HasPrefix(pkg, "/") || filepath.VolumeName(pkg) != "" {
-		hint = "\n\nOpenTofu treats absolute filesystem paths as external modules which establish a new module package. To treat this directory as part of the same package as its caller, use a local path starting with either \"./\" or \"../\"."
+		hint = "\n\n" + f.Product() + " treats absolute filesystem paths as external modules which establish a new module package. To treat this directory as part of the same package as its caller, use a local path starting with either \"./\" or \"../\"."
 	}
 	parts := make([]string, len(modPath))
 	for i, p := range modPath {

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/modules/manifest"
 	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/moduleaddr"
@@ -30,6 +32,8 @@ func (w *walk) chooseVersion(req *config.ModuleRequest, src moduleaddr.Registry)
 	listed, err := w.res.Versions(w.ctx, src)
 	var notFound *registry.ModuleNotFoundError
 	switch {
+	case errors.As(err, &notFound) && w.o.Flavour == flavour.Terraform:
+		return "", hcl.Diagnostics{blockDiag("Module not found", fmt.Sprintf("Module %q (from %s) cannot be found in the module registry at %s.", req.Name, at, host), rng)}
 	case errors.As(err, &notFound):
 		hint := ""
 		if host == DefaultRegistryHost {
@@ -39,7 +43,7 @@ func (w *walk) chooseVersion(req *config.ModuleRequest, src moduleaddr.Registry)
 	case isCanceled(err):
 		return "", hcl.Diagnostics{sourceless("Module installation was interrupted", fmt.Sprintf("Received interrupt signal while retrieving available versions for module %q.", req.Name))}
 	case errors.Is(err, registry.ErrNoModulesListed):
-		return "", hcl.Diagnostics{blockDiag("Invalid response from remote module registry", fmt.Sprintf("The registry at %s returned an invalid response when OpenTofu requested available versions for module %q (%s).", host, req.Name, at), rng)}
+		return "", hcl.Diagnostics{blockDiag("Invalid response from remote module registry", fmt.Sprintf("The registry at %s returned an invalid response when %s requested available versions for module %q (%s).", host, w.o.Flavour.Product(), req.Name, at), rng)}
 	case err != nil:
 		return "", hcl.Diagnostics{blockDiag("Error accessing remote module registry", fmt.Sprintf("Failed to retrieve available versions for module %q (%s) from %s: %s.", req.Name, at, host, err), rng)}
 	}
@@ -50,7 +54,7 @@ func (w *walk) chooseVersion(req *config.ModuleRequest, src moduleaddr.Registry)
 	chosen, _, skipped, err := moduleaddr.SelectVersion(listed, constraint)
 	var diags hcl.Diagnostics
 	for _, bad := range skipped {
-		d := blockDiag("Invalid response from remote module registry", fmt.Sprintf("The registry at %s returned an invalid version string %q for module %q (%s), which OpenTofu ignored.", host, bad, req.Name, at), rng)
+		d := blockDiag("Invalid response from remote module registry", fmt.Sprintf("The registry at %s returned an invalid version string %q for module %q (%s), which %s ignored.", host, bad, req.Name, at, w.o.Flavour.Product()), rng)
 		d.Severity = hcl.DiagWarning
 		diags = append(diags, d)
 	}
@@ -88,12 +92,33 @@ func (w *walk) installRegistry(req *config.ModuleRequest, src moduleaddr.Registr
 		return nil, "", append(diags, sourceless("Module download was interrupted", fmt.Sprintf("Interrupt signal received when downloading module %s.", src.String())))
 	}
 	if err != nil {
-		return nil, "", append(diags, blockDiag("Failed to download module", fmt.Sprintf("Could not download module %q (%s:%d) source code from %s: %s.", req.Name, rng.Filename, rng.Start.Line, loc.Label(), err), rng))
+		from := loc.Label()
+		if w.o.Flavour == flavour.Terraform {
+			from = fmt.Sprintf("%q", terraformLocation(loc, src.Subdir))
+		}
+		return nil, "", append(diags, blockDiag("Failed to download module", fmt.Sprintf("Could not download module %q (%s:%d) source code from %s: %s.", req.Name, rng.Filename, rng.Start.Line, from, err), rng))
 	}
 	mod, modDiags := w.loadInstalled(req, dir, instPath, sub, true)
 	w.manifest[req.Key()] = manifest.Record{Key: req.Key(), Source: src.String(), Version: v, Dir: dir}
 	w.o.Events.Install(req.Key(), v, dir)
 	return mod, dir, append(diags, modDiags...)
+}
+
+// terraformLocation is how Terraform names a registry location in M5: the
+// remote address the registry answered, without the call's subdirectory
+// (which tfdeps' location has joined onto the answer's).
+func terraformLocation(loc registry.ModulePackageLocation, callSubdir string) string {
+	switch {
+	case loc.Indirect != nil:
+		r := *loc.Indirect
+		if callSubdir != "" {
+			r.Subdir = strings.TrimSuffix(strings.TrimSuffix(r.Subdir, callSubdir), "/")
+		}
+		return r.String()
+	case loc.Direct != nil:
+		return loc.Direct.URL.String()
+	}
+	return ""
 }
 
 // locationSubdir is the module's directory inside the package: the

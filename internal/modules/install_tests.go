@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/moduleaddr"
 )
 
@@ -20,12 +21,18 @@ func (w *walk) testRuns(root *config.Tree) hcl.Diagnostics {
 			if run.ModuleSource == "" {
 				continue
 			}
-			src, err := moduleaddr.Parse(run.ModuleSource)
+			src, err := moduleaddr.Parser{DefaultHost: w.o.Flavour.DefaultHost()}.Parse(run.ModuleSource)
 			if err != nil {
 				continue
 			}
 			path := config.TestRunModulePath(name, run.Name)
-			call := &config.ModuleCall{Name: run.Name, SourceSet: true, SourceAddr: src.String(), Source: src, DeclRange: run.DeclRange}
+			// OpenTofu's diagnostics point at the run block, Terraform's
+			// at its module block.
+			rng := run.DeclRange
+			if w.o.Flavour == flavour.Terraform && run.ModuleRange != (hcl.Range{}) {
+				rng = run.ModuleRange
+			}
+			call := &config.ModuleCall{Name: run.Name, SourceSet: true, SourceAddr: src.String(), Source: src, DeclRange: rng}
 			diags = append(diags, w.subtree(root, path, call, 0)...)
 		}
 	}
