@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -302,14 +303,18 @@ func FuzzParseModuleSource(f *testing.F) {
 
 // unparseableURL reports whether src is a remote address whose package
 // (forced getter removed) is not a URL that net/url accepts.
+// forcedGetterPrefix matches a forced getter ("git::"); a "::" later in
+// the address (an absolute path "/%::" becomes "file:///%::") is not one.
+var forcedGetterPrefix = regexp.MustCompile(`^[A-Za-z0-9]+::(.+)$`)
+
 func unparseableURL(src Source) bool {
 	rem, ok := src.(Remote)
 	if !ok {
 		return false
 	}
 	pkg := rem.Package
-	if i := strings.Index(pkg, "::"); i >= 0 {
-		pkg = pkg[i+2:]
+	if m := forcedGetterPrefix.FindStringSubmatch(pkg); m != nil {
+		pkg = m[1]
 	}
 	_, err := url.Parse(pkg)
 	return err != nil
