@@ -11,14 +11,15 @@ import (
 )
 
 // checkNesting refuses a configuration file nested deeper than
-// nesting.MaxDepth levels or holding more than MaxFileTokens tokens, with
-// the file and line where a limit is exceeded.
+// nesting.MaxDepth levels, holding more than MaxFileTokens tokens, or
+// whose templates cost more than MaxTemplateJoin to parse, with the file
+// and line where a limit is exceeded.
 func checkNesting(name string, src []byte) hcl.Diagnostics {
 	syntax := nesting.HCL
 	if strings.HasSuffix(name, ".json") {
 		syntax = nesting.HCLJSON
 	}
-	return nesting.LimitsDiagnostics(name, src, syntax, nesting.Limits{Depth: nesting.MaxDepth, Tokens: MaxFileTokens})
+	return nesting.LimitsDiagnostics(name, src, syntax, nesting.Limits{Depth: nesting.MaxDepth, Tokens: MaxFileTokens, Joined: MaxTemplateJoin})
 }
 
 // MaxFileTokens is the most tokens (as nesting.Limits counts them: about
@@ -30,6 +31,13 @@ func checkNesting(name string, src []byte) hcl.Diagnostics {
 // files have a token per 3 to 6 bytes: 10 MB of generated resource blocks
 // hold about 2.7 million (see the README's limits and bench/memory.sh).
 const MaxFileTokens = 3_000_000
+
+// MaxTemplateJoin bounds, in bytes copied, the work HCL's parser does
+// joining the literal parts of a file's templates (heredoc lines, lines of
+// JSON strings, text around "$${" escapes), which grows with the square
+// of a run of parts: 8 GB, a few seconds. A 1 MB heredoc of 80-character
+// lines costs about 6.3 GB; 10 MB of them would take hours.
+const MaxTemplateJoin = 8_000_000_000
 
 // MaxFileSize is the largest configuration file read: 16 MiB. Loading
 // holds about 120 bytes of parsed structure per byte of configuration, so

@@ -88,6 +88,14 @@ type Limits struct {
 	// (within a few percent on real files) and bounds what its parser
 	// allocates, which is in proportion to the tokens.
 	Tokens int
+	// Joined, if not 0, is the most bytes HCL's parser may copy joining
+	// the consecutive literal parts of templates: the lines of a heredoc
+	// or of a JSON string's template, and the text around "$${" and "%%{"
+	// escapes. The parser joins a run of parts one at a time, so its work
+	// grows with the square of the run (a 10 MB heredoc of short lines
+	// takes hours); the scan estimates it as the bytes of the run before
+	// each part, plus a little per part.
+	Joined int64
 }
 
 // CheckLimits is Check with the given limits: it also returns a
@@ -98,6 +106,9 @@ func CheckLimits(src []byte, syntax Syntax, l Limits) error {
 	if l.Tokens > 0 {
 		s.maxTokens = l.Tokens
 	}
+	if l.Joined > 0 {
+		s.maxJoined = l.Joined
+	}
 	s.run(syntax)
 	switch {
 	case s.exceeded >= 0:
@@ -106,8 +117,43 @@ func CheckLimits(src []byte, syntax Syntax, l Limits) error {
 		return &InvalidError{Max: MaxInvalid, Pos: position(src, s.invalidAt)}
 	case s.tooManyAt >= 0:
 		return &TooManyTokensError{Max: l.Tokens, Pos: position(src, s.tooManyAt)}
+	case s.joinedAt >= 0:
+		return &TooManyPartsError{Max: l.Joined, Pos: position(src, s.joinedAt)}
 	}
 	return nil
+}
+
+// Joined returns the estimate Limits.Joined bounds for src.
+func Joined(src []byte, syntax Syntax) int64 {
+	s := newScanner(src, -1)
+	s.run(syntax)
+	return s.joined
+}
+
+// TooManyPartsError reports a template whose literal parts would cost
+// the parser more than Max bytes to join; Pos is the part beyond it.
+type TooManyPartsError struct {
+	Max int64
+	Pos hcl.Pos
+}
+
+func (e *TooManyPartsError) Error() string {
+	return fmt.Sprintf("line %d, column %d: joining the parts of a string or heredoc would copy more than %s bytes", e.Pos.Line, e.Pos.Column, thousands(int(e.Max)))
+}
+
+// Diagnostic returns the error as an error diagnostic whose Subject is the
+// part beyond the limit in the named configuration file.
+func (e *TooManyPartsError) Diagnostic(filename string) *hcl.Diagnostic {
+	end := e.Pos
+	end.Column++
+	end.Byte++
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Configuration file too complex",
+		Detail: fmt.Sprintf("A string or heredoc in this file, at line %d, column %d, has so many parts (lines, or \"$${\" and \"%%%%{\" escapes) for its size that parsing it would copy more than %s bytes, which takes minutes to hours. "+
+			"tfdeps refuses such a file before parsing it. Split the text into several values, or read it with file().", e.Pos.Line, e.Pos.Column, thousands(int(e.Max))),
+		Subject: &hcl.Range{Filename: filename, Start: e.Pos, End: end},
+	}
 }
 
 // Tokens returns the tokens of src in the given syntax, counted as

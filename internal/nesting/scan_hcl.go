@@ -30,6 +30,9 @@ type frame struct {
 	marker    []byte // heredoc end marker
 	midline   bool   // heredoc: the current line began before an interpolation
 	directive int8   // interpolation: +1 opens a template block, -1 closes one
+	// runStart is 1 + the offset where the template's current run of
+	// literal parts began, or 0 (no run: at the start, after "${").
+	runStart int
 }
 
 type scanner struct {
@@ -53,10 +56,17 @@ type scanner struct {
 	// maxTokens < 0 means no limit, tooManyAt is the offset of the token
 	// beyond it, or -1.
 	tokens, maxTokens, tooManyAt int
+	// joined estimates the bytes HCL's parser copies joining consecutive
+	// literal parts of templates (lines of a heredoc or bare template,
+	// text around "$${" and "%%{" escapes), which it does one part at a
+	// time: the cost is quadratic in the parts of a run. maxJoined < 0
+	// means no limit; joinedAt is the offset of the part beyond it, or -1.
+	joined, maxJoined int64
+	joinedAt          int
 }
 
 func newScanner(src []byte, max int) *scanner {
-	return &scanner{src: src, max: max, exceeded: -1, exceededAt: -1, invalidAt: -1, maxTokens: -1, tooManyAt: -1}
+	return &scanner{src: src, max: max, exceeded: -1, exceededAt: -1, invalidAt: -1, maxTokens: -1, tooManyAt: -1, maxJoined: -1, joinedAt: -1}
 }
 
 // token counts one token starting at offset at.
@@ -64,6 +74,24 @@ func (s *scanner) token(at int) {
 	s.tokens++
 	if s.maxTokens >= 0 && s.tokens > s.maxTokens && s.tooManyAt < 0 {
 		s.tooManyAt = at
+	}
+}
+
+// partCost is what joining one more literal part costs beyond its bytes.
+const partCost = 32
+
+// part records a literal part of the innermost template starting at
+// offset at: after another part of the same run, the parser copies the
+// run so far to join them.
+func (s *scanner) part(at int) {
+	f := s.top()
+	if f.runStart == 0 {
+		f.runStart = at + 1
+		return
+	}
+	s.joined += int64(at-(f.runStart-1)) + partCost
+	if s.maxJoined >= 0 && s.joined > s.maxJoined && s.joinedAt < 0 {
+		s.joinedAt = at
 	}
 }
 
@@ -108,19 +136,21 @@ func (s *scanner) run(syntax Syntax) {
 // token) and reports whether there are more than maxTokens, setting
 // tooManyAt.
 func (s *scanner) tooManyTokens() bool {
-	if s.maxTokens < 0 {
+	if s.maxTokens < 0 && s.maxJoined < 0 {
 		return false
 	}
 	c := newScanner(s.src, -1)
 	c.maxTokens = s.maxTokens
 	c.stack = append(c.stack, frame{kind: kTop})
+	c.maxJoined = s.maxJoined
 	c.scanHCL()
 	s.tokens, s.tooManyAt = c.tokens, c.tooManyAt
-	return s.tooManyAt >= 0
+	s.joined, s.joinedAt = c.joined, c.joinedAt
+	return s.tooManyAt >= 0 || s.joinedAt >= 0
 }
 
 func (s *scanner) done() bool {
-	return s.pos >= len(s.src) || (s.exceeded >= 0 && s.max >= 0) || s.invalidAt >= 0 || s.tooManyAt >= 0
+	return s.pos >= len(s.src) || (s.exceeded >= 0 && s.max >= 0) || s.invalidAt >= 0 || s.tooManyAt >= 0 || s.joinedAt >= 0
 }
 
 // countBrokenUTF8 counts the bytes of src that are not valid UTF-8 and
@@ -385,6 +415,7 @@ func (s *scanner) templateStep() {
 func (s *scanner) literal(i int) {
 	if i < len(s.src) && s.src[i] != '"' && s.src[i] != '\n' && !((s.src[i] == '$' || s.src[i] == '%') && s.at(i+1) == '{') {
 		s.token(i)
+		s.part(i)
 	}
 }
 
@@ -404,13 +435,20 @@ func (s *scanner) templateSequence(i int) (int, bool) {
 		if c == '%' {
 			dir = s.directiveKind(next)
 		}
-		if t := s.top(); t.kind == kHeredoc {
+		t := s.top()
+		if t.kind == kHeredoc {
 			t.midline = true
 		}
+		t.runStart = 0 // an interpolation ends the run of literal parts
 		s.token(i)
 		s.push(frame{kind: kInterp, directive: dir}, i)
 		return next, true
 	case s.at(i+1) == c && s.at(i+2) == '{':
+		// An escape is a literal part of its own, and so is the text
+		// after it.
+		s.token(i)
+		s.part(i)
+		s.literal(i + 3)
 		return i + 3, false
 	}
 	return i + 1, false

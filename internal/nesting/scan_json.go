@@ -93,7 +93,7 @@ func (s *scanner) tokensAt(at, n int) {
 // the tokens counted in content beyond its first (a string with no
 // template sequence is one token).
 func (s *scanner) scanSub(at int, content []byte, kind frameKind) (tokens int) {
-	if bytes.IndexAny(content, "$%[{(!-?<\"") < 0 {
+	if bytes.IndexAny(content, "$%[{(!-?<\"\n") < 0 {
 		return 0
 	}
 	if !validUTF8(content) {
@@ -109,6 +109,10 @@ func (s *scanner) scanSub(at int, content []byte, kind frameKind) (tokens int) {
 	sub.exceededAt = at
 	sub.stack = append(sub.stack, frame{kind: kind})
 	sub.scanHCL()
+	if kind == kBare {
+		// The template's literal parts (lines, escapes) are joined once.
+		s.addJoined(at, sub.joined)
+	}
 	if sub.deepest > s.deepest {
 		s.deepest = sub.deepest
 	}
@@ -116,4 +120,13 @@ func (s *scanner) scanSub(at int, content []byte, kind frameKind) (tokens int) {
 		s.exceeded = sub.exceeded
 	}
 	return max(sub.tokens-1, 0)
+}
+
+// addJoined adds n bytes of joining literal parts, from the template of
+// the string at offset at.
+func (s *scanner) addJoined(at int, n int64) {
+	s.joined += n
+	if s.maxJoined >= 0 && s.joined > s.maxJoined && s.joinedAt < 0 {
+		s.joinedAt = at
+	}
 }
