@@ -166,6 +166,7 @@ func (r *initRun) run(ctx context.Context) int {
 	diags = withRootWarningsAgain(m, r.opts.testsDir, append(diags, loadDiags...))
 	diags = append(moduleWarnings, diags...)
 	if d := m.terraformCoreDiags(reqs.Tree); d.HasErrors() {
+		r.afterModulesTerraform()
 		r.view.Diagnostics(d)
 		return 1
 	}
@@ -176,6 +177,7 @@ func (r *initRun) run(ctx context.Context) int {
 		if hasConfigErrors(r.withoutInstallerErrors(diags, reqs)) {
 			diags = r.withConfigErrorText(diags)
 		}
+		r.afterModulesTerraform()
 		r.view.Diagnostics(diags)
 		return 1
 	}
@@ -217,6 +219,15 @@ func (r *initRun) run(ctx context.Context) int {
 	}
 	ev := &initEvents{view: r.view, reqs: want, tofuVersion: m.Version(), flavour: m.Flavour, suggest: &suggester{ctx: ctx, reqs: reqs, client: client, flavour: m.Flavour}}
 	return r.install(ctx, in, want, locks, diags, ev)
+}
+
+// afterModulesTerraform ends the module phase's output as terraform init
+// does when it stops after installing modules and before installing
+// providers: with an empty line (OpenTofu prints none there).
+func (r *initRun) afterModulesTerraform() {
+	if r.m.Flavour == flavour.Terraform && r.installedModules {
+		r.view.Message("empty_line", "", false)
+	}
 }
 
 // install runs the installer and finishes init: lock file, diagnostics,

@@ -262,7 +262,7 @@ func (v *jsonView) Text(level, kind, human, machine string) {
 func (v *jsonView) Progress(provider, version string, done, total int64) {}
 
 func (v *jsonView) Message(kind, text string, toStderr bool) {
-	if kind == "blank" {
+	if kind == "blank" || kind == "empty_line" {
 		return
 	}
 	level := jsonLevels[kind]
