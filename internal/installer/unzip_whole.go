@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/tfdeps/tfdeps/internal/inflate"
 )
 
@@ -36,14 +38,16 @@ import (
 // wholeMin is the smallest entry (uncompressed bytes) inflated whole.
 const wholeMin = 4 << 20
 
-// wholeBudget bounds the memory (compressed and uncompressed bytes, in
-// buffers or mapped files) held for whole inflation at once, in the whole
-// process: an entry that would go beyond it is streamed. 3 providers of
-// 150 MB unpacked in parallel take 600 MB.
-const wholeBudget = 1 << 30
+// wholeBudget bounds the bytes of heap buffers (compressed bytes, and
+// the output when it is not the target file itself) held for whole
+// inflation at once, in the whole process. An entry waits until its
+// buffers fit; one that could never fit is streamed. 512 MiB lets two
+// 150 MB packages be hashed at once (providers lock: 200 MB each with the
+// compressed bytes), which keeps 2 cores busy, and 10 be unpacked (50 MB
+// each: the output is the mapped file).
+const wholeBudget = 512 << 20
 
-// wholeHeld is the number of bytes of wholeBudget in use.
-var wholeHeld atomic.Int64
+var wholeSem = semaphore.NewWeighted(wholeBudget)
 
 // wholeOff turns whole inflation off (tests compare both paths), and
 // wholeCount counts the entries inflated whole (tests check it was used).
@@ -52,19 +56,13 @@ var (
 	wholeCount atomic.Int64
 )
 
-func takeWhole(n int64) bool {
-	for {
-		held := wholeHeld.Load()
-		if held+n > wholeBudget {
-			return false
-		}
-		if wholeHeld.CompareAndSwap(held, held+n) {
-			return true
-		}
-	}
+// takeWhole waits until n bytes of wholeBudget are free and takes them;
+// false when they never will be or the extraction is cancelled.
+func (w *entryWriter) takeWhole(n int64) bool {
+	return n <= wholeBudget && wholeSem.Acquire(w.ctx, n) == nil
 }
 
-func giveWhole(n int64) { wholeHeld.Add(-n) }
+func giveWhole(n int64) { wholeSem.Release(n) }
 
 // wholeCandidate reports whether e is worth inflating whole, and is
 // within the extraction's budget.
@@ -72,20 +70,15 @@ func (w *entryWriter) wholeCandidate(e plannedEntry) bool {
 	f := e.file
 	size := f.UncompressedSize64
 	return !wholeOff && inflate.Fast && f.Method == zip.Deflate && size >= wholeMin && size <= uint64(max(w.budget, 0)) &&
-		size <= wholeBudget && f.CompressedSize64 <= wholeBudget && w.ctx.Err() == nil
+		size <= 1<<40 && f.CompressedSize64 <= wholeBudget && w.ctx.Err() == nil
 }
 
 // inflateWhole inflates e into out (len(out) == its uncompressed size) and
 // reports whether it did and all checks passed; e must be a
-// wholeCandidate. On success the bytes count against the extraction's
-// budget.
+// wholeCandidate, and the caller must hold wholeBudget for its compressed
+// bytes. On success the bytes count against the extraction's budget.
 func (w *entryWriter) inflateWhole(e plannedEntry, out []byte) bool {
 	f := e.file
-	csize := int64(f.CompressedSize64)
-	if !takeWhole(csize) {
-		return false
-	}
-	defer giveWhole(csize)
 	raw, err := f.OpenRaw()
 	if err != nil {
 		return false
@@ -113,10 +106,11 @@ func (w *entryWriter) inflateWhole(e plannedEntry, out []byte) bool {
 // and whether that was done (otherwise the caller streams).
 func (w *entryWriter) hashWhole(e plannedEntry) ([sha256.Size]byte, bool) {
 	size := int64(e.file.UncompressedSize64)
-	if !w.wholeCandidate(e) || !takeWhole(size) {
+	held := size + int64(e.file.CompressedSize64)
+	if !w.wholeCandidate(e) || !w.takeWhole(held) {
 		return [sha256.Size]byte{}, false
 	}
-	defer giveWhole(size)
+	defer giveWhole(held)
 	out, free := wholeBuffer(int(size))
 	defer free()
 	if !w.inflateWhole(e, out) {
