@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"io"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -70,7 +71,7 @@ func (w *entryWriter) wholeCandidate(e plannedEntry) bool {
 	f := e.file
 	size := f.UncompressedSize64
 	return !wholeOff && inflate.Fast && f.Method == zip.Deflate && size >= wholeMin && size <= uint64(max(w.budget, 0)) &&
-		size <= 1<<40 && f.CompressedSize64 <= wholeBudget && w.ctx.Err() == nil
+		size <= math.MaxInt && f.CompressedSize64 <= wholeBudget && w.ctx.Err() == nil
 }
 
 // inflateWhole inflates e into out (len(out) == its uncompressed size) and
