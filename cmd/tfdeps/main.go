@@ -26,5 +26,8 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(1536 << 20)
 	}
-	os.Exit(cli.Main(cli.SystemEnv()))
+	stop := startProfile()
+	code := cli.Main(cli.SystemEnv())
+	stop()
+	os.Exit(code)
 }

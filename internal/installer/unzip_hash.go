@@ -133,6 +133,9 @@ func claimPath(files h1Summary, dirs map[string]bool, e plannedEntry) error {
 // hashFile reads one entry's content through sha256, within the budget.
 func (w *entryWriter) hashFile(e plannedEntry) ([32]byte, error) {
 	var digest [32]byte
+	if digest, ok := w.hashWhole(e); ok {
+		return digest, nil
+	}
 	rc, err := e.file.Open()
 	if err != nil {
 		return digest, fmt.Errorf("cannot read archive entry %s: %w", e.file.Name, err)

@@ -1,9 +1,6 @@
 package installer
 
-import (
-	"errors"
-	"io"
-)
+import "io"
 
 // Inflating and hashing in a pipeline.
 //
@@ -51,11 +48,11 @@ func copyPipelined(dst io.Writer, src io.Reader) (int64, error) {
 			case <-stop:
 				return
 			}
-			n, err := io.ReadFull(src, b)
+			n, err := fill(src, b)
 			if n > 0 {
 				full <- chunk{b: b[:n]}
 			}
-			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			if err == io.EOF {
 				return
 			}
 			if err != nil {
@@ -83,4 +80,20 @@ func copyPipelined(dst io.Writer, src io.Reader) (int64, error) {
 	for range full { // wait until the reader has stopped
 	}
 	return written, err
+}
+
+// fill reads from src until b is full or src fails; io.EOF is the end of
+// src. (Unlike io.ReadFull it keeps src's io.ErrUnexpectedEOF apart from
+// the end of the stream: archive/zip reports an entry shorter than its
+// stated size, and a decompressor a truncated stream, with it.)
+func fill(src io.Reader, b []byte) (int, error) {
+	n := 0
+	for n < len(b) {
+		m, err := src.Read(b[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }

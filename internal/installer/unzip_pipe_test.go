@@ -74,6 +74,10 @@ func TestCopyPipelined(t *testing.T) {
 		{name: "whole copy", src: bytes.NewReader(data), want: int64(len(data))},
 		{name: "empty", src: bytes.NewReader(nil), want: 0},
 		{name: "read error", src: &failingReader{r: bytes.NewReader(data[:3*pipelineBufferSize+7]), err: readErr}, want: 3*pipelineBufferSize + 7, wantErr: readErr},
+		// archive/zip's error for an entry shorter than stated, and
+		// a decompressor's for a truncated stream: not the end of
+		// the data.
+		{name: "unexpected EOF", src: &failingReader{r: bytes.NewReader(data[:2*pipelineBufferSize+3]), err: io.ErrUnexpectedEOF}, want: 2*pipelineBufferSize + 3, wantErr: io.ErrUnexpectedEOF},
 		{name: "write error", src: bytes.NewReader(data), dst: func() io.Writer { return &failingWriter{n: 2*pipelineBufferSize + 5, err: writeErr} }, want: 2*pipelineBufferSize + 5, wantErr: writeErr},
 	}
 	for _, tt := range tests {

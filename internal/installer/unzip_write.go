@@ -65,33 +65,45 @@ func (w *entryWriter) write(e plannedEntry) error {
 // writeFile copies one entry's content to target through sha256 and gives
 // it the entry's permission bits.
 func (w *entryWriter) writeFile(e plannedEntry, target string) ([sha256.Size]byte, error) {
-	var digest [sha256.Size]byte
-	rc, err := e.file.Open()
+	// Read and write: writeWhole maps the file.
+	out, err := os.OpenFile(target, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
-		return digest, fmt.Errorf("cannot read archive entry %s: %w", e.file.Name, err)
+		return [sha256.Size]byte{}, err
 	}
-	defer rc.Close()
-	out, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return digest, err
+	digest, done, err := w.writeWhole(out, e)
+	if !done && err == nil {
+		digest, err = w.writeStreamed(out, e)
 	}
-	var dst io.Writer = out
-	if !w.noHash {
-		w.sha.Reset()
-		dst = io.MultiWriter(out, w.sha)
-	}
-	src := &budgetReader{r: rc, ctx: w.ctx, left: &w.budget, limit: w.limit, archive: w.archive}
-	err = w.copy(dst, src, e)
 	if err == nil {
 		err = out.Chmod(e.file.Mode().Perm())
 	}
 	if closeErr := out.Close(); err == nil {
 		err = closeErr
 	}
-	if err != nil || w.noHash {
+	return digest, err
+}
+
+// writeStreamed copies one entry's content to out through archive/zip's
+// reader and, unless w.noHash, sha256.
+func (w *entryWriter) writeStreamed(out io.Writer, e plannedEntry) ([sha256.Size]byte, error) {
+	var digest [sha256.Size]byte
+	rc, err := e.file.Open()
+	if err != nil {
+		return digest, fmt.Errorf("cannot read archive entry %s: %w", e.file.Name, err)
+	}
+	defer rc.Close()
+	dst := out
+	if !w.noHash {
+		w.sha.Reset()
+		dst = io.MultiWriter(out, w.sha)
+	}
+	src := &budgetReader{r: rc, ctx: w.ctx, left: &w.budget, limit: w.limit, archive: w.archive}
+	if err := w.copy(dst, src, e); err != nil {
 		return digest, err
 	}
-	w.sha.Sum(digest[:0])
+	if !w.noHash {
+		w.sha.Sum(digest[:0])
+	}
 	return digest, nil
 }
 
