@@ -39,11 +39,10 @@ const MaxFileTokens = 3_000_000
 // lines costs about 6.3 GB; 10 MB of them would take hours.
 const MaxTemplateJoin = 8_000_000_000
 
-// MaxFileSize is the largest configuration file read: 16 MiB. Loading
-// holds about 120 bytes of parsed structure per byte of configuration, so
-// a larger file could not be loaded within the 2 GB the tool allows itself
-// (see the README's limits); generated .tf.json files of real
-// configurations stay far below it.
+// MaxFileSize is the largest configuration file read: 16 MiB. What a file
+// costs to load is bounded by its tokens (MaxFileTokens); this bounds what
+// is read at all. Generated .tf.json files of real configurations stay far
+// below it.
 const MaxFileSize = 16 << 20
 
 // FileTooLargeError is the error of a FileSystem's ReadFile for a file

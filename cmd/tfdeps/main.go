@@ -19,10 +19,10 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(200)
 	}
-	// A soft memory limit bounds the garbage on top of what token-dense
-	// input keeps (up to about 250 bytes per byte, e.g. deep brackets);
-	// near it the GC runs more often, at most half the CPU. GOMEMLIMIT
-	// still wins.
+	// A soft memory limit bounds the garbage on top of what loading keeps
+	// (up to about 300 bytes per token at its peak; config.MaxFileTokens
+	// bounds the tokens of a file); near it the GC runs more often, at
+	// most half the CPU. GOMEMLIMIT still wins.
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(1536 << 20)
 	}
