@@ -9,6 +9,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/moduleaddr"
 )
 
@@ -82,7 +83,37 @@ func (c *Client) ModuleLocation(ctx context.Context, src moduleaddr.Registry, ve
 	}
 	// An indirect location in BitBucket shorthand asks BitBucket's API, as
 	// OpenTofu's does, through the default HTTP client.
+	if c.settings.Flavour == flavour.Terraform {
+		return decodeTerraformModuleLocation(resp.StatusCode, resp.Status, resp.Header, body, src, version, u, moduleaddr.Parser{})
+	}
 	return decodeModuleLocation(resp.StatusCode, resp.Status, resp.Header, body, src, version, u, moduleaddr.Parser{})
+}
+
+// decodeTerraformModuleLocation is Terraform's reading of the download
+// answer: 200 and 204 alike, the location only in the X-Terraform-Get
+// header (a body's "location", which OpenTofu reads, is ignored), relative
+// locations resolved against the download URL.
+func decodeTerraformModuleLocation(status int, statusText string, h http.Header, body []byte, src moduleaddr.Registry, version string, u *url.URL, p moduleaddr.Parser) (ModulePackageLocation, error) {
+	pkg := src.Package()
+	switch status {
+	case http.StatusOK, http.StatusNoContent:
+	case http.StatusNotFound:
+		return ModulePackageLocation{}, fmt.Errorf("module %q version %q not found", pkg.String(), version)
+	default:
+		return ModulePackageLocation{}, fmt.Errorf("error getting download location for %q: %s resp:%s", pkg.String(), statusText, body)
+	}
+	raw := h.Get("X-Terraform-Get")
+	if raw == "" {
+		return ModulePackageLocation{}, fmt.Errorf("failed to get download URL for %q: %s resp:%s", pkg.String(), statusText, body)
+	}
+	if strings.HasPrefix(raw, "/") || strings.HasPrefix(raw, "./") || strings.HasPrefix(raw, "../") {
+		ref, err := url.Parse(raw)
+		if err != nil {
+			return ModulePackageLocation{}, fmt.Errorf("invalid relative URL for %q: %s", pkg.String(), err)
+		}
+		raw = u.ResolveReference(ref).String()
+	}
+	return indirectLocation(raw, src.Subdir, u, p)
 }
 
 // decodeModuleLocation applies the §3.4 answer table.
