@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // Static evaluation: what OpenTofu (1.8+) evaluates while loading a module,
@@ -137,8 +139,14 @@ func (m *Module) staticEval() hcl.Diagnostics {
 	sort.Slice(calls, func(i, j int) bool { return rangeLess(calls[i].DeclRange, calls[j].DeclRange, order) })
 	var diags hcl.Diagnostics
 	for _, mc := range calls {
-		diags = append(diags, e.decodeVersion(mc)...)
+		vDiags := e.decodeVersion(mc)
+		diags = append(diags, vDiags...)
 		diags = append(diags, e.decodeSource(mc)...)
+		if e.mod.flavour == flavour.Terraform && hasSummary(vDiags, "Unknown module version") {
+			// Terraform installs nothing from a call whose version it
+			// cannot evaluate during init.
+			mc.Source = nil
+		}
 	}
 	for _, pc := range m.providerConfigsInOrder(order) {
 		diags = append(diags, e.decodeProviderForEach(pc)...)
@@ -152,6 +160,11 @@ func (e *staticEvaluator) decodeSource(mc *ModuleCall) hcl.Diagnostics {
 		return nil
 	}
 	id := staticIdent{module: e.call.path, subject: fmt.Sprintf("module.%s.source", mc.Name), decl: mc.SourceExpr.Range()}
+	if e.mod.flavour == flavour.Terraform {
+		if val, d := e.evaluate(mc.SourceExpr, id); !d.HasErrors() && !val.IsWhollyKnown() {
+			return append(d, unknownAtInit("source", mc.SourceExpr))
+		}
+	}
 	raw, diags := e.decodeString(mc.SourceExpr, id)
 	if diags.HasErrors() {
 		return diags
@@ -174,6 +187,9 @@ func (e *staticEvaluator) decodeVersion(mc *ModuleCall) hcl.Diagnostics {
 	val, diags := e.evaluate(mc.VersionExpr, staticIdent{module: e.call.path, subject: fmt.Sprintf("module.%s.version", mc.Name), decl: declRange})
 	if diags.HasErrors() {
 		return diags
+	}
+	if e.mod.flavour == flavour.Terraform && !val.IsWhollyKnown() {
+		return append(diags, unknownAtInit("version", mc.VersionExpr))
 	}
 	if val.IsNull() {
 		mc.HasVersion, mc.Version = false, ""
@@ -249,4 +265,21 @@ func (m *Module) addValueFiles(files map[string]*hcl.File) {
 	for name, f := range m.static.values.Files {
 		files[name] = f
 	}
+}
+
+// unknownAtInit is Terraform's error for a module source or version that
+// refers to something other than literals, locals and const variables
+// (Terraform v1.15 evaluates only those during init).
+func unknownAtInit(what string, expr hcl.Expression) *hcl.Diagnostic {
+	return errorDiag("Unknown module "+what, "Only literal values and const variables can be evaluated during init.", expr.Range().Ptr())
+}
+
+// hasSummary reports whether diags hold an error with the summary.
+func hasSummary(diags hcl.Diagnostics, summary string) bool {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Summary == summary {
+			return true
+		}
+	}
+	return false
 }

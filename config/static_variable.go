@@ -2,10 +2,13 @@ package config
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // variable resolves var.NAME statically: the value the module's call gives
@@ -16,6 +19,11 @@ func (s staticScope) variable(name string, rng hcl.Range) (cty.Value, hcl.Diagno
 	v, ok := s.eval.mod.Variables[name]
 	if !ok {
 		return cty.NilVal, hcl.Diagnostics{errorDiag("Undefined variable", fmt.Sprintf("Undefined variable var.%s", name), &rng)}
+	}
+	if s.eval.mod.flavour == flavour.Terraform && !v.Const {
+		// Terraform evaluates only const variables during init: any
+		// other is unknown there (see unknownAtInit).
+		return cty.DynamicVal, nil
 	}
 	if v.ConstSet && !v.Const {
 		return cty.NilVal, hcl.Diagnostics{errorDiag("Unable to use variable in static context", fmt.Sprintf("The variable %q cannot be used in a static context, because it is declared as \"const = false\".", v.Name), &rng)}
@@ -65,4 +73,30 @@ func (s staticScope) variable(name string, rng hcl.Range) (cty.Value, hcl.Diagno
 		val = val.Mark(markEphemeral)
 	}
 	return val, s.enhance(id, diags)
+}
+
+// MissingConstVariables is Terraform's check, before init installs any
+// module, that every const variable of the root module that has no default
+// is given a value (-var, -var-file, tfvars files, TF_VAR_): a "No value
+// for required variable" error for each one that is not, in declaration
+// order. It is nil in the OpenTofu flavour and for a child module.
+func (m *Module) MissingConstVariables() hcl.Diagnostics {
+	if m == nil || m.flavour != flavour.Terraform || m.static == nil || len(m.static.call.path) > 0 {
+		return nil
+	}
+	order := m.fileOrder()
+	var missing []*Variable
+	for _, v := range m.Variables {
+		if _, given := m.static.values.Lookup(v.Name); v.Const && v.Required() && !given {
+			missing = append(missing, v)
+		}
+	}
+	sort.Slice(missing, func(i, j int) bool { return rangeLess(missing[i].DeclRange, missing[j].DeclRange, order) })
+	var diags hcl.Diagnostics
+	for _, v := range missing {
+		diags = append(diags, errorDiag("No value for required variable",
+			fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", v.Name),
+			v.DeclRange.Ptr()))
+	}
+	return diags
 }

@@ -225,6 +225,13 @@ func (r *initRun) initModulesTerraform(ctx context.Context, mi *moduleInstall, r
 		r.view.Event("init_backend", "", "", initBackendText)
 	}
 	r.modulesHeader()
+	if d := root.MissingConstVariables(); d.HasErrors() {
+		// Terraform needs the const variables' values to install; it has
+		// made the modules directory already.
+		_ = os.MkdirAll(modulesDir(r.m), 0o777)
+		r.view.Diagnostics(d)
+		return nil, true
+	}
 	r.installedModules = true
 	diags := mi.install(ctx, root, rootDiags)
 	if diags.HasErrors() {
