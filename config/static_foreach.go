@@ -32,7 +32,7 @@ func (e *staticEvaluator) decodeProviderForEach(pc *ProviderConfig) hcl.Diagnost
 		return diags
 	}
 	val, valDiags := expr.Value(ctx)
-	diags = append(diags, valDiags...)
+	diags = append(diags, sortedSuggestions(valDiags, ctx.Functions)...)
 	return append(diags, forEachValueChecks(expr, ctx, val)...)
 }
 

@@ -146,7 +146,7 @@ func (s staticScope) evalExpr(expr hcl.Expression) (cty.Value, hcl.Diagnostics) 
 		return cty.DynamicVal, diags
 	}
 	val, valDiags := expr.Value(ctx)
-	return val, append(diags, valDiags...)
+	return val, append(diags, sortedSuggestions(valDiags, ctx.Functions)...)
 }
 
 // resolve puts the values of refs into ctx: var, local, path, terraform
