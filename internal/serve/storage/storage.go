@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -208,6 +209,9 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, opts PutOption
 	if err := CheckKey(key); err != nil {
 		return 0, err
 	}
+	if s.dir != "" && opts.IfNotExist {
+		return s.putNewLocal(ctx, key, r, opts)
+	}
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w, err := s.bucket.NewWriter(wctx, key, &blob.WriterOptions{ContentType: opts.ContentType, IfNotExist: opts.IfNotExist})
@@ -229,6 +233,46 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, opts PutOption
 	}
 	if err := w.Close(); err != nil {
 		return n, mapErr(err)
+	}
+	return n, nil
+}
+
+// putNewLocal is Put with IfNotExist on a directory store. fileblob checks
+// that the file is absent and then renames its temporary file over it, so
+// two writers (replicas sharing the directory, or goroutines) can both
+// succeed; a hard link of the finished temporary file fails when the name
+// exists, so exactly one does.
+func (s *Store) putNewLocal(ctx context.Context, key string, r io.Reader, opts PutOptions) (int64, error) {
+	path := filepath.Join(s.dir, filepath.FromSlash(key))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return 0, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(tmp.Name())
+	src := r
+	if opts.MaxSize > 0 {
+		src = io.LimitReader(r, opts.MaxSize+1)
+	}
+	n, err := io.Copy(tmp, src)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	switch {
+	case err != nil:
+		return n, err
+	case opts.MaxSize > 0 && n > opts.MaxSize:
+		return n, ErrTooLarge
+	case ctx.Err() != nil:
+		return n, ctx.Err()
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return n, fmt.Errorf("%w: %s", ErrExists, key)
+		}
+		return n, err
 	}
 	return n, nil
 }
