@@ -55,16 +55,9 @@ func (e *TooDeepError) Error() string {
 // Diagnostic returns the error as an error diagnostic whose Subject is the
 // character where the limit is exceeded in the named file.
 func (e *TooDeepError) Diagnostic(filename string) *hcl.Diagnostic {
-	end := e.Pos
-	end.Column++
-	end.Byte++
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Nesting too deep",
-		Detail: fmt.Sprintf("This file nests brackets, braces, parentheses, strings, templates or operators more than %d levels deep (line %d, column %d). "+
-			"tfdeps refuses such a file before parsing it, because parsing it could exhaust the stack.", e.Max, e.Pos.Line, e.Pos.Column),
-		Subject: &hcl.Range{Filename: filename, Start: e.Pos, End: end},
-	}
+	return limitDiagnostic(filename, e.Pos, "Nesting too deep",
+		fmt.Sprintf("This file nests brackets, braces, parentheses, strings, templates or operators more than %d levels deep (line %d, column %d). "+
+			"tfdeps refuses such a file before parsing it, because parsing it could exhaust the stack.", e.Max, e.Pos.Line, e.Pos.Column))
 }
 
 // Check returns a *TooDeepError if src nests deeper than max levels in
@@ -144,16 +137,9 @@ func (e *TooManyPartsError) Error() string {
 // Diagnostic returns the error as an error diagnostic whose Subject is the
 // part beyond the limit in the named configuration file.
 func (e *TooManyPartsError) Diagnostic(filename string) *hcl.Diagnostic {
-	end := e.Pos
-	end.Column++
-	end.Byte++
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Configuration file too complex",
-		Detail: fmt.Sprintf("A string or heredoc in this file, at line %d, column %d, has so many parts (lines, or \"$${\" and \"%%%%{\" escapes) for its size that parsing it would copy more than %s bytes, which takes minutes to hours. "+
-			"tfdeps refuses such a file before parsing it. Split the text into several values, or read it with file().", e.Pos.Line, e.Pos.Column, thousands(int(e.Max))),
-		Subject: &hcl.Range{Filename: filename, Start: e.Pos, End: end},
-	}
+	return limitDiagnostic(filename, e.Pos, "Configuration file too complex",
+		fmt.Sprintf("A string or heredoc in this file, at line %d, column %d, has so many parts (lines, or \"$${\" and \"%%%%{\" escapes) for its size that parsing it would copy more than %s bytes, which takes minutes to hours. "+
+			"tfdeps refuses such a file before parsing it. Split the text into several values, or read it with file().", e.Pos.Line, e.Pos.Column, thousands(int(e.Max))))
 }
 
 // Tokens returns the tokens of src in the given syntax, counted as
@@ -179,17 +165,10 @@ func (e *TooManyTokensError) Error() string {
 // Diagnostic returns the error as an error diagnostic whose Subject is the
 // token beyond the limit in the named configuration file.
 func (e *TooManyTokensError) Diagnostic(filename string) *hcl.Diagnostic {
-	end := e.Pos
-	end.Column++
-	end.Byte++
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Configuration file too complex",
-		Detail: fmt.Sprintf("This file has more than %s tokens (names, numbers, operators, brackets, string parts); the one beyond the limit is at line %d, column %d. "+
+	return limitDiagnostic(filename, e.Pos, "Configuration file too complex",
+		fmt.Sprintf("This file has more than %s tokens (names, numbers, operators, brackets, string parts); the one beyond the limit is at line %d, column %d. "+
 			"tfdeps refuses such a file before parsing it, because parsing it would take more than 2 GB of memory. "+
-			"Real configurations hold far fewer: split the file, or move large data into a file read with file() or jsondecode().", thousands(e.Max), e.Pos.Line, e.Pos.Column),
-		Subject: &hcl.Range{Filename: filename, Start: e.Pos, End: end},
-	}
+			"Real configurations hold far fewer: split the file, or move large data into a file read with file() or jsondecode().", thousands(e.Max), e.Pos.Line, e.Pos.Column))
 }
 
 // thousands formats n with commas between groups of three digits.
@@ -215,16 +194,9 @@ func (e *InvalidError) Error() string {
 // Diagnostic returns the error as an error diagnostic whose Subject is the
 // character beyond the limit in the named file.
 func (e *InvalidError) Diagnostic(filename string) *hcl.Diagnostic {
-	end := e.Pos
-	end.Column++
-	end.Byte++
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Not a configuration file",
-		Detail: fmt.Sprintf("This file has more than %d characters that are not valid in the HCL syntax, as binary data does. "+
-			"tfdeps stops reading it here rather than report each of them.", e.Max),
-		Subject: &hcl.Range{Filename: filename, Start: e.Pos, End: end},
-	}
+	return limitDiagnostic(filename, e.Pos, "Not a configuration file",
+		fmt.Sprintf("This file has more than %d characters that are not valid in the HCL syntax, as binary data does. "+
+			"tfdeps stops reading it here rather than report each of them.", e.Max))
 }
 
 // Depth returns the deepest nesting of src in the given syntax.
@@ -262,4 +234,13 @@ func position(src []byte, offset int) hcl.Pos {
 		}
 	}
 	return hcl.Pos{Line: line, Column: utf8.RuneCount(src[start:offset]) + 1, Byte: offset}
+}
+
+// limitDiagnostic is the error diagnostic of an exceeded limit, its
+// Subject the character at pos in the named file.
+func limitDiagnostic(filename string, pos hcl.Pos, summary, detail string) *hcl.Diagnostic {
+	end := pos
+	end.Column++
+	end.Byte++
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: &hcl.Range{Filename: filename, Start: pos, End: end}}
 }
