@@ -80,22 +80,22 @@ const providerRefDetail = "Provider name must either stand alone or be followed 
 // decodeProviderConfigRef reads a provider argument: NAME, NAME.ALIAS or
 // NAME.ALIAS[KEY], where KEY is a constant or, for a for_each provider
 // configuration, an expression.
-// The Terraform flavour reads NAME or NAME.ALIAS only
-// (decodeTerraformProviderConfigRef).
+// The Terraform flavour reads NAME or NAME.ALIAS only (Terraform has no
+// provider instances), with its own wording.
 func decodeProviderConfigRef(expr hcl.Expression, argName string, f flavour.Flavour) (*ProviderConfigRef, hcl.Diagnostics) {
-	if f == flavour.Terraform {
-		return decodeTerraformProviderConfigRef(expr, argName)
-	}
+	terraform := f == flavour.Terraform
 	var diags hcl.Diagnostics
-	if hcljson.IsJSONExpression(expr) {
+	if !terraform && hcljson.IsJSONExpression(expr) {
 		expr, diags = jsonExprAsNative(expr)
 		if diags.HasErrors() {
 			return nil, diags
 		}
 	}
 	var keyExpr hcl.Expression
-	maxLen := 3
-	if iex, ok := expr.(*hclsyntax.IndexExpr); ok {
+	maxLen, detail := 3, "The %s argument requires a provider type name, optionally followed by a period and then a configuration alias and optional instance key."
+	if terraform {
+		maxLen, detail = 2, "The %s argument requires a provider type name, optionally followed by a period and then a configuration alias."
+	} else if iex, ok := expr.(*hclsyntax.IndexExpr); ok {
 		maxLen = 2
 		keyExpr = iex.Key
 		expr = iex.Collection
@@ -110,7 +110,7 @@ func decodeProviderConfigRef(expr hcl.Expression, argName string, f flavour.Flav
 		if exprIsNativeQuotedString(expr) {
 			return nil, append(diags, errorDiag("Invalid provider configuration reference", "A provider configuration reference must not be given in quotes.", expr.Range().Ptr()))
 		}
-		return nil, append(diags, errorDiag("Invalid provider configuration reference", fmt.Sprintf("The %s argument requires a provider type name, optionally followed by a period and then a configuration alias and optional instance key.", argName), expr.Range().Ptr()))
+		return nil, append(diags, errorDiag("Invalid provider configuration reference", fmt.Sprintf(detail, argName), expr.Range().Ptr()))
 	}
 	name := tr.RootName()
 	diags = append(diags, checkProviderNameNormalized(name, tr[0].SourceRange())...)
@@ -211,37 +211,4 @@ func bodyContent(body hcl.Body, schema *hcl.BodySchema) (*hcl.BodyContent, hcl.D
 		}
 	}
 	return content, diags
-}
-
-// decodeTerraformProviderConfigRef is Terraform's reading of a provider
-// argument: NAME or NAME.ALIAS, with no instance key (Terraform has no
-// provider instances).
-func decodeTerraformProviderConfigRef(expr hcl.Expression, argName string) (*ProviderConfigRef, hcl.Diagnostics) {
-	expr, diags := shimTraversalInString(expr, false)
-	tr, trDiags := hcl.AbsTraversalForExpr(expr)
-	if !trDiags.HasErrors() {
-		diags = append(diags, trDiags...)
-	}
-	if len(tr) < 1 || len(tr) > 2 {
-		if exprIsNativeQuotedString(expr) {
-			return nil, append(diags, errorDiag("Invalid provider configuration reference", "A provider configuration reference must not be given in quotes.", expr.Range().Ptr()))
-		}
-		return nil, append(diags, errorDiag("Invalid provider configuration reference", fmt.Sprintf("The %s argument requires a provider type name, optionally followed by a period and then a configuration alias.", argName), expr.Range().Ptr()))
-	}
-	name := tr.RootName()
-	diags = append(diags, checkProviderNameNormalized(name, tr[0].SourceRange())...)
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	ref := &ProviderConfigRef{Name: name, NameRange: tr[0].SourceRange()}
-	if len(tr) > 1 {
-		aliasStep, ok := tr[1].(hcl.TraverseAttr)
-		if !ok {
-			return ref, append(diags, errorDiag("Invalid provider configuration reference", providerRefDetail, tr[1].SourceRange().Ptr()))
-		}
-		ref.Alias = aliasStep.Name
-		r := aliasStep.SourceRange()
-		ref.AliasRange = &r
-	}
-	return ref, diags
 }
