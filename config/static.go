@@ -160,13 +160,16 @@ func (e *staticEvaluator) decodeSource(mc *ModuleCall) hcl.Diagnostics {
 		return nil
 	}
 	id := staticIdent{module: e.call.path, subject: fmt.Sprintf("module.%s.source", mc.Name), decl: mc.SourceExpr.Range()}
-	if e.mod.flavour == flavour.Terraform {
-		if val, d := e.evaluate(mc.SourceExpr, id); !d.HasErrors() && !val.IsWhollyKnown() {
-			return append(d, unknownAtInit("source", mc.SourceExpr))
-		}
-	}
-	raw, diags := e.decodeString(mc.SourceExpr, id)
+	val, diags := e.evaluate(mc.SourceExpr, id)
 	if diags.HasErrors() {
+		return diags
+	}
+	if e.mod.flavour == flavour.Terraform && !val.IsWhollyKnown() {
+		return append(diags, unknownAtInit("source", mc.SourceExpr))
+	}
+	raw, strDiags := staticString(val, mc.SourceExpr, id)
+	diags = append(diags, strDiags...)
+	if strDiags.HasErrors() {
 		return diags
 	}
 	return append(diags, mc.classifySource(raw, e.mod.flavour)...)

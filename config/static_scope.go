@@ -75,14 +75,11 @@ func (e *staticEvaluator) evaluate(expr hcl.Expression, id staticIdent) (cty.Val
 	return e.scope(id).evalExpr(expr)
 }
 
-// decodeString evaluates expr to a string as OpenTofu decodes a static
-// argument: sensitive and ephemeral values are refused, then the value must
-// convert to a non-null, known string.
-func (e *staticEvaluator) decodeString(expr hcl.Expression, id staticIdent) (string, hcl.Diagnostics) {
-	val, diags := e.evaluate(expr, id)
-	if diags.HasErrors() {
-		return "", diags
-	}
+// staticString is the string of val, expr's static value, as OpenTofu
+// decodes a static argument: sensitive and ephemeral values are refused,
+// then the value must convert to a non-null, known string.
+func staticString(val cty.Value, expr hcl.Expression, id staticIdent) (string, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
 	rng := expr.Range()
 	if containsMark(val, markSensitive) {
 		return "", append(diags, errorDiag("Sensitive value not allowed", fmt.Sprintf("Sensitive values, or values derived from sensitive values, cannot be used as %s.", id), &rng))
