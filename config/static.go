@@ -139,10 +139,10 @@ func (m *Module) staticEval() hcl.Diagnostics {
 	sort.Slice(calls, func(i, j int) bool { return rangeLess(calls[i].DeclRange, calls[j].DeclRange, order) })
 	var diags hcl.Diagnostics
 	for _, mc := range calls {
-		vDiags := e.decodeVersion(mc)
+		vDiags, unknown := e.decodeVersion(mc)
 		diags = append(diags, vDiags...)
 		diags = append(diags, e.decodeSource(mc)...)
-		if e.mod.flavour == flavour.Terraform && hasSummary(vDiags, "Unknown module version") {
+		if unknown {
 			// Terraform installs nothing from a call whose version it
 			// cannot evaluate during init.
 			mc.Source = nil
@@ -176,10 +176,11 @@ func (e *staticEvaluator) decodeSource(mc *ModuleCall) hcl.Diagnostics {
 }
 
 // decodeVersion evaluates the call's version argument: null means no
-// version at all.
-func (e *staticEvaluator) decodeVersion(mc *ModuleCall) hcl.Diagnostics {
+// version at all. unknownAtInitTime is set when the Terraform flavour
+// cannot evaluate it (see unknownAtInit).
+func (e *staticEvaluator) decodeVersion(mc *ModuleCall) (diags hcl.Diagnostics, unknownAtInitTime bool) {
 	if mc.VersionExpr == nil {
-		return nil
+		return nil, false
 	}
 	declRange := mc.VersionExpr.Range()
 	if mc.Syntax != nil {
@@ -189,24 +190,24 @@ func (e *staticEvaluator) decodeVersion(mc *ModuleCall) hcl.Diagnostics {
 	}
 	val, diags := e.evaluate(mc.VersionExpr, staticIdent{module: e.call.path, subject: fmt.Sprintf("module.%s.version", mc.Name), decl: declRange})
 	if diags.HasErrors() {
-		return diags
+		return diags, false
 	}
 	if e.mod.flavour == flavour.Terraform && !val.IsWhollyKnown() {
-		return append(diags, unknownAtInit("version", mc.VersionExpr))
+		return append(diags, unknownAtInit("version", mc.VersionExpr)), true
 	}
 	if val.IsNull() {
 		mc.HasVersion, mc.Version = false, ""
-		return diags
+		return diags, false
 	}
 	exprRange := mc.VersionExpr.Range()
 	for _, mark := range []struct{ mark, what string }{{markSensitive, "Sensitive values, or values derived from sensitive"}, {markEphemeral, "Ephemeral values, or values derived from ephemeral"}} {
 		if val.HasMark(mark.mark) {
-			return append(diags, errorDiag("Invalid version constraint", mark.what+" values, cannot be used as version arguments.", &exprRange))
+			return append(diags, errorDiag("Invalid version constraint", mark.what+" values, cannot be used as version arguments.", &exprRange)), false
 		}
 	}
 	vc, _, vDiags := versionConstraintFromValue(unmarked(val), exprRange, declRange, "version")
 	mc.Version = vc.Required
-	return append(diags, vDiags...)
+	return append(diags, vDiags...), false
 }
 
 // checkConstVariables evaluates every variable declared const, as OpenTofu
@@ -275,14 +276,4 @@ func (m *Module) addValueFiles(files map[string]*hcl.File) {
 // (Terraform v1.15 evaluates only those during init).
 func unknownAtInit(what string, expr hcl.Expression) *hcl.Diagnostic {
 	return errorDiag("Unknown module "+what, "Only literal values and const variables can be evaluated during init.", expr.Range().Ptr())
-}
-
-// hasSummary reports whether diags hold an error with the summary.
-func hasSummary(diags hcl.Diagnostics, summary string) bool {
-	for _, d := range diags {
-		if d.Severity == hcl.DiagError && d.Summary == summary {
-			return true
-		}
-	}
-	return false
 }
