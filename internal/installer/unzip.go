@@ -98,7 +98,7 @@ func extract(ctx context.Context, r io.ReaderAt, size int64, name, dir string, o
 	opts = opts.withDefaults()
 	zr, err := zip.NewReader(r, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		return "", fmt.Errorf("cannot read archive %s: %w", name, err)
+		return "", err // as go-getter's unzip reports it: the reader's error alone
 	}
 	zr.RegisterDecompressor(zip.Deflate, newBufferedInflater)
 	entries, err := planEntries(zr.File, name, opts)

@@ -166,12 +166,12 @@ func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 func checkLinkInside(f *zip.File, rel, archive string) error {
 	rc, err := f.Open()
 	if err != nil {
-		return fmt.Errorf("cannot read archive entry %s: %w", f.Name, err)
+		return err
 	}
 	defer rc.Close()
 	b, err := io.ReadAll(io.LimitReader(rc, maxLinkTarget+1))
 	if err != nil {
-		return fmt.Errorf("cannot read archive entry %s: %w", f.Name, err)
+		return err
 	}
 	target := string(b)
 	outside := &ArchiveError{Problem: ProblemLinkOutside, Archive: archive, Entry: f.Name, Target: target}

@@ -63,7 +63,7 @@ func HashArchive(ctx context.Context, r io.ReaderAt, size int64, name string, op
 	opts = opts.withDefaults()
 	zr, err := zip.NewReader(r, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		return HashedArchive{}, fmt.Errorf("cannot read archive %s: %w", name, err)
+		return HashedArchive{}, err
 	}
 	zr.RegisterDecompressor(zip.Deflate, newBufferedInflater)
 	entries, err := planEntries(zr.File, name, opts)
@@ -138,7 +138,7 @@ func (w *entryWriter) hashFile(e plannedEntry) ([32]byte, error) {
 	}
 	rc, err := e.file.Open()
 	if err != nil {
-		return digest, fmt.Errorf("cannot read archive entry %s: %w", e.file.Name, err)
+		return digest, err
 	}
 	defer rc.Close()
 	w.sha.Reset()

@@ -3,7 +3,6 @@ package installer
 import (
 	"context"
 	"crypto/sha256"
-	"fmt"
 	"hash"
 	"io"
 	"io/fs"
@@ -89,7 +88,7 @@ func (w *entryWriter) writeStreamed(out io.Writer, e plannedEntry) ([sha256.Size
 	var digest [sha256.Size]byte
 	rc, err := e.file.Open()
 	if err != nil {
-		return digest, fmt.Errorf("cannot read archive entry %s: %w", e.file.Name, err)
+		return digest, err
 	}
 	defer rc.Close()
 	dst := out
