@@ -3,6 +3,7 @@ package installer
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"os"
@@ -193,35 +194,45 @@ func TestInstallKnownH1(t *testing.T) {
 			want: append([]hashes.Hash{trueH1}, e.sumsZH...),
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e.srv.ClearFaults()
-			e.srv.Override("/v1/providers/acme/foo/1.0.0/download/linux/amd64", nil)
-			if !tt.honest {
-				e.claimWrongH1(t)
-			}
-			if tt.tamper {
-				e.srv.Inject(registrytest.Archive, registrytest.Fault{Kind: registrytest.Tamper})
-			}
-			in := e.installer(t, tt.enforce)
-			var old *lockfile.Locks
-			if tt.old != nil {
-				old = lockWith(tt.p, tt.old...)
-			}
-			res, err := in.Install(context.Background(), Requirements{tt.p: nil}, old, NewProvidersOnly, nil)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+	for _, inMemory := range []bool{true, false} {
+		archiveMemoryOff = !inMemory
+		t.Cleanup(func() { archiveMemoryOff = false })
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("in memory %v/%s", inMemory, tt.name), func(t *testing.T) {
+				before := archivesInMemory.Load()
+				defer func() {
+					if got := archivesInMemory.Load() - before; (got > 0) != inMemory {
+						t.Errorf("%d archives received into memory, want them in memory: %v", got, inMemory)
+					}
+				}()
+				e.srv.ClearFaults()
+				e.srv.Override("/v1/providers/acme/foo/1.0.0/download/linux/amd64", nil)
+				if !tt.honest {
+					e.claimWrongH1(t)
 				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(hashes.SortedUnique(tt.want), recordedFor(res, tt.p)); diff != "" {
-				t.Errorf("recorded hashes (-want +got):\n%s", diff)
-			}
-		})
+				if tt.tamper {
+					e.srv.Inject(registrytest.Archive, registrytest.Fault{Kind: registrytest.Tamper})
+				}
+				in := e.installer(t, tt.enforce)
+				var old *lockfile.Locks
+				if tt.old != nil {
+					old = lockWith(tt.p, tt.old...)
+				}
+				res, err := in.Install(context.Background(), Requirements{tt.p: nil}, old, NewProvidersOnly, nil)
+				if tt.wantErr != "" {
+					if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+						t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(hashes.SortedUnique(tt.want), recordedFor(res, tt.p)); diff != "" {
+					t.Errorf("recorded hashes (-want +got):\n%s", diff)
+				}
+			})
+		}
 	}
 }
 

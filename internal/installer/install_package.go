@@ -118,6 +118,7 @@ func (pi *packageInstall) fromHTTP(ctx context.Context, loc sources.HTTPURL) (*A
 	if err != nil {
 		return nil, "", err
 	}
+	defer a.Remove()
 	var auth *AuthResult
 	if pi.meta.Authentication != nil {
 		if auth, err = pi.meta.Authentication.AuthenticateArchive(a); err != nil {
@@ -191,13 +192,9 @@ func (pi *packageInstall) extractChecked(ctx context.Context, a *Archive, zhOK b
 	}
 	defer os.RemoveAll(holding)
 	unpacked := filepath.Join(holding, "package")
-	var h1 hashes.Hash
-	if known != "" {
-		if h1, err = extractFileUnhashed(ctx, a.Path, unpacked, t.run.in.Extract); h1 == "" {
-			h1 = known
-		}
-	} else {
-		h1, err = ExtractFile(ctx, a.Path, unpacked, t.run.in.Extract)
+	h1, err := extractArchive(ctx, a, unpacked, t.run.in.Extract, known == "")
+	if err == nil && h1 == "" {
+		h1 = known
 	}
 	if err != nil {
 		return "", err

@@ -91,6 +91,33 @@ func extractFileUnhashed(ctx context.Context, zipPath, dir string, opts ExtractO
 	return extractPath(ctx, zipPath, dir, opts, false)
 }
 
+// extractArchive is ExtractFile (hash set) or extractFileUnhashed of a
+// downloaded or local archive, in a file or in memory.
+func extractArchive(ctx context.Context, a *Archive, dir string, opts ExtractOptions, hash bool) (hashes.Hash, error) {
+	if a.Data == nil {
+		return extractPath(ctx, a.Path, dir, opts, hash)
+	}
+	return extract(ctx, memArchive(a.Data), int64(len(a.Data)), a.URL, dir, opts, hash)
+}
+
+// memArchive is an archive's bytes in memory; whole inflation takes an
+// entry's compressed bytes from it without a copy (compressedBytes).
+type memArchive []byte
+
+func (m memArchive) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("memArchive.ReadAt: negative offset")
+	}
+	if off >= int64(len(m)) {
+		return 0, io.EOF
+	}
+	n := copy(p, m[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
 // extract is Extract; unless hash is set, it hashes the files written
 // only when the archive is not plain (plainArchive) and returns "" when it
 // did not.

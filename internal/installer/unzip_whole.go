@@ -168,11 +168,16 @@ func wholeBuffer(n int) ([]byte, func()) {
 	}
 }
 
-// compressedBytes returns a copy of the bytes of section, and the function
-// that frees it. (Mapping the archive instead would spare the copy, but a
+// compressedBytes returns the bytes of section — a copy, unless the
+// archive is in memory — and the function that frees them. (Mapping the archive instead would spare the copy, but a
 // file mapped while another process truncates it — a filesystem mirror's
 // archive, say — kills the reader with SIGBUS.)
 func compressedBytes(section *io.SectionReader) ([]byte, func(), error) {
+	if m, off, n := section.Outer(); off >= 0 && n >= 0 {
+		if mem, ok := m.(memArchive); ok && off <= int64(len(mem)) && n <= int64(len(mem))-off {
+			return mem[off : off+n : off+n], func() {}, nil // in memory already
+		}
+	}
 	b, free := wholeBuffer(int(section.Size()))
 	if _, err := section.ReadAt(b, 0); err != nil {
 		free()

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/tfdeps/tfdeps/hashes"
 	"github.com/tfdeps/tfdeps/internal/inflate"
 )
@@ -82,7 +83,8 @@ func buildRawZip(t *testing.T, entries ...rawEntry) []byte {
 }
 
 // extractBothWays extracts and hashes the archive with whole inflation and
-// without, and fails unless both give the same result: the same error
+// without, and extracts it from memory (as a downloaded archive) with whole
+// inflation, and fails unless all give the same result: the same error
 // text, or the same "h1:" and the same files.
 func extractBothWays(t *testing.T, archive []byte, opts ExtractOptions) (whole int64, err error) {
 	t.Helper()
@@ -95,12 +97,16 @@ func extractBothWays(t *testing.T, archive []byte, opts ExtractOptions) (whole i
 		files      map[string][32]byte
 		err, hErr  string
 	}
-	run := func(off bool) result {
+	run := func(off, inMemory bool) result {
 		wholeOff = off
 		defer func() { wholeOff = false }()
 		dir := filepath.Join(t.TempDir(), "pkg")
 		var r result
-		h1, err := ExtractFile(context.Background(), zipPath, dir, opts)
+		a := &Archive{Path: zipPath}
+		if inMemory {
+			a = &Archive{Data: bytes.Clone(archive), URL: zipPath}
+		}
+		h1, err := extractArchive(context.Background(), a, dir, opts, true)
 		r.h1 = h1
 		if err != nil {
 			r.err = err.Error()
@@ -123,9 +129,17 @@ func extractBothWays(t *testing.T, archive []byte, opts ExtractOptions) (whole i
 		return r
 	}
 	before := wholeCount.Load()
-	fast := run(false)
+	fast := run(false, false)
 	whole = wholeCount.Load() - before
-	slow := run(true)
+	slow := run(true, false)
+	before = wholeCount.Load()
+	mem := run(false, true)
+	if n := wholeCount.Load() - before; n != whole {
+		t.Errorf("from memory %d entries inflated whole, from a file %d", n, whole)
+	}
+	if diff := cmp.Diff(fast, mem, cmp.AllowUnexported(result{})); diff != "" {
+		t.Fatalf("extracting from memory differs from a file (-file +memory):\n%s", diff)
+	}
 	if fast.err != slow.err || fast.hErr != slow.hErr || fast.h1 != slow.h1 || fast.hashed != slow.hashed || len(fast.files) != len(slow.files) {
 		t.Fatalf("whole inflation differs from streaming:\nwhole:     %+v\nstreaming: %+v", fast, slow)
 	}

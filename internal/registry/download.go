@@ -28,22 +28,45 @@ type DownloadRequest struct {
 	// Progress, when set, is told after each chunk how many bytes of total
 	// have arrived (total is -1 when the server does not say).
 	Progress func(done, total int64)
+	// Buffer, when set, is offered the size the response announces
+	// (Content-Length) once it is 200 OK. If it returns a slice of exactly
+	// that length, the body is received into it instead of a temporary
+	// file (Archive.Data), and release is called when the archive is
+	// removed or the download fails; a nil slice means a temporary file.
+	Buffer func(size int64) (buf []byte, release func())
 }
 
-// Archive is a downloaded package archive in a temporary file. The caller
-// owns the file and must Remove it.
+// Archive is a downloaded package archive: in a temporary file (Path), or
+// in memory (Data, when the request's Buffer offered it). The caller owns
+// it and must Remove it.
 type Archive struct {
 	Path string
+	// Data holds the archive's bytes when it is in memory (Path is then "").
+	Data []byte
+	// URL is where it was downloaded from (userinfo redacted), which
+	// names an archive in memory in messages.
+	URL  string
 	Size int64
 	// SHA256 of the bytes written, computed while downloading.
 	SHA256 [32]byte
+
+	release func()
 }
 
 // ZH returns the archive's "zh:" hash.
 func (a *Archive) ZH() hashes.Hash { return hashes.Hash("zh:" + hex.EncodeToString(a.SHA256[:])) }
 
-// Remove deletes the temporary file.
-func (a *Archive) Remove() error { return os.Remove(a.Path) }
+// Remove deletes the temporary file, or gives the memory back.
+func (a *Archive) Remove() error {
+	if a.Data != nil || a.release != nil {
+		if a.release != nil {
+			a.release()
+		}
+		a.Data, a.release = nil, nil
+		return nil
+	}
+	return os.Remove(a.Path)
+}
 
 // copyBufferSize is the size of the buffer between the network and the
 // file; large enough that syscalls do not dominate.
@@ -60,13 +83,33 @@ const copyBufferSize = 1 << 20
 // middle of the body. (Deviation: OpenTofu waits for ever.)
 func (c *Client) Download(ctx context.Context, dr DownloadRequest) (*Archive, error) {
 	var f *os.File
-	n, sum, err := c.download(ctx, dr, func() (io.Writer, error) {
+	var mem *sliceWriter
+	n, sum, err := c.download(ctx, dr, func(size int64) (io.Writer, error) {
+		if dr.Buffer != nil && size > 0 {
+			if b, release := dr.Buffer(size); int64(len(b)) == size {
+				mem = &sliceWriter{buf: b, release: release}
+				return mem, nil
+			} else if release != nil {
+				release()
+			}
+		}
 		var err error
 		if f, err = os.CreateTemp(dr.Dir, "tfdeps-provider-*.zip"); err != nil {
 			return nil, fmt.Errorf("failed to create temporary file for provider package: %w", err)
 		}
 		return f, nil
 	})
+	if mem != nil {
+		a := &Archive{Data: mem.buf, URL: dr.URL.Redacted(), Size: n, SHA256: sum, release: mem.release}
+		if err == nil && n != int64(len(mem.buf)) {
+			err = fmt.Errorf("incorrect response size: expected %d bytes, but got %d bytes", len(mem.buf), n)
+		}
+		if err != nil {
+			a.Remove()
+			return nil, err
+		}
+		return a, nil
+	}
 	if f == nil {
 		return nil, err
 	}
@@ -91,14 +134,14 @@ func (c *Client) Download(ctx context.Context, dr DownloadRequest) (*Archive, er
 // It lets a caller that only hashes a package keep it in memory rather than
 // write it to disk and read it back (providers lock).
 func (c *Client) DownloadTo(ctx context.Context, dr DownloadRequest, w io.Writer) (int64, [32]byte, error) {
-	return c.download(ctx, dr, func() (io.Writer, error) { return w, nil })
+	return c.download(ctx, dr, func(int64) (io.Writer, error) { return w, nil })
 }
 
 // download is Download and DownloadTo: it sends the request and, once the
 // response is 200 OK (as OpenTofu, which makes its temporary file only
 // then), copies the body into the writer open returns, hashing it in the
-// same pass.
-func (c *Client) download(ctx context.Context, dr DownloadRequest, open func() (io.Writer, error)) (int64, [32]byte, error) {
+// same pass. open is given the size the response announces (-1: unknown).
+func (c *Client) download(ctx context.Context, dr DownloadRequest, open func(size int64) (io.Writer, error)) (int64, [32]byte, error) {
 	var sum [32]byte
 	idle := c.settings.DownloadIdleTimeout()
 	dctx, cancel := context.WithCancelCause(ctx)
@@ -128,7 +171,7 @@ func (c *Client) download(ctx context.Context, dr DownloadRequest, open func() (
 	if resp.StatusCode != http.StatusOK {
 		return 0, sum, fmt.Errorf("unsuccessful request to %s: %s", dr.URL, resp.Status)
 	}
-	w, err := open()
+	w, err := open(resp.ContentLength)
 	if err != nil {
 		return 0, sum, err
 	}
@@ -225,5 +268,21 @@ type progressWriter struct {
 func (w *progressWriter) Write(p []byte) (int, error) {
 	w.done += int64(len(p))
 	w.report(w.done, w.total)
+	return len(p), nil
+}
+
+// sliceWriter receives a response body of a size announced in advance
+// into buf.
+type sliceWriter struct {
+	buf     []byte
+	n       int
+	release func()
+}
+
+func (w *sliceWriter) Write(p []byte) (int, error) {
+	if len(p) > len(w.buf)-w.n {
+		return 0, fmt.Errorf("incorrect response size: expected %d bytes, but got more", len(w.buf))
+	}
+	w.n += copy(w.buf[w.n:], p)
 	return len(p), nil
 }

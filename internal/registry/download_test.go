@@ -3,6 +3,7 @@ package registry
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -80,39 +81,89 @@ func TestDownloadFaults(t *testing.T) {
 		{name: "hang then cancel", fault: registrytest.Fault{Kind: registrytest.Hang}, cancel: true,
 			want: "provider download was interrupted", requests: 1},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv := registrytest.New(t, fakeOptions())
-			srv.Inject(registrytest.Archive, tt.fault)
-			env := tt.env
-			if env == nil {
-				env = testEnv{}
-			}
-			c, _ := testClient(t, srv, env)
-			dctx := ctx(t)
-			if tt.cancel {
-				var cancel func()
-				dctx, cancel = contextWithCancelAfterRequest(t, srv, registrytest.Archive)
-				defer cancel()
-			}
-			dir := t.TempDir()
-			a, err := c.Download(dctx, DownloadRequest{URL: mustURL(t, srv.URL()+path), Dir: dir, Retries: tt.retries})
-			want := replaceAll(replaceAll(tt.want, "HALF", itoa(info.Size/2)), "SIZE", itoa(info.Size))
-			if diff := cmp.Diff(want, withAddr(srv, errText(err))); diff != "" {
-				t.Errorf("error (-want +got):\n%s", diff)
-			}
-			if err == nil {
-				if a.SHA256 != mustHex32(t, info.SHA256) {
-					t.Errorf("wrong checksum after %s", tt.name)
+	for _, inMemory := range []bool{false, true} {
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("in memory %v/%s", inMemory, tt.name), func(t *testing.T) {
+				var buffers testBuffers
+				srv := registrytest.New(t, fakeOptions())
+				srv.Inject(registrytest.Archive, tt.fault)
+				env := tt.env
+				if env == nil {
+					env = testEnv{}
 				}
-				a.Remove()
-			} else if a != nil {
-				t.Error("archive returned with an error")
-			}
-			if got := srv.Count(registrytest.Archive); got != tt.requests {
-				t.Errorf("requests = %d, want %d", got, tt.requests)
-			}
-			assertEmptyDir(t, dir)
-		})
+				c, _ := testClient(t, srv, env)
+				dctx := ctx(t)
+				if tt.cancel {
+					var cancel func()
+					dctx, cancel = contextWithCancelAfterRequest(t, srv, registrytest.Archive)
+					defer cancel()
+				}
+				dir := t.TempDir()
+				dr := DownloadRequest{URL: mustURL(t, srv.URL()+path), Dir: dir, Retries: tt.retries}
+				if inMemory {
+					dr.Buffer = buffers.offer
+				}
+				a, err := c.Download(dctx, dr)
+				want := replaceAll(replaceAll(tt.want, "HALF", itoa(info.Size/2)), "SIZE", itoa(info.Size))
+				if diff := cmp.Diff(want, withAddr(srv, errText(err))); diff != "" {
+					t.Errorf("error (-want +got):\n%s", diff)
+				}
+				if err == nil {
+					if a.SHA256 != mustHex32(t, info.SHA256) {
+						t.Errorf("wrong checksum after %s", tt.name)
+					}
+					if inMemory != (a.Data != nil) || a.Size != info.Size || (inMemory && sha256.Sum256(a.Data) != a.SHA256) {
+						t.Errorf("archive in memory %v, size %d, want in memory %v, size %d, its bytes hashing to its SHA256", a.Data != nil, a.Size, inMemory, info.Size)
+					}
+					a.Remove()
+				} else if a != nil {
+					t.Error("archive returned with an error")
+				}
+				if got := srv.Count(registrytest.Archive); got != tt.requests {
+					t.Errorf("requests = %d, want %d", got, tt.requests)
+				}
+				if buffers.taken != buffers.released {
+					t.Errorf("%d buffers taken, %d released", buffers.taken, buffers.released)
+				}
+				assertEmptyDir(t, dir)
+			})
+		}
+	}
+}
+
+// testBuffers is a DownloadRequest.Buffer counting the buffers it gives
+// and gets back.
+type testBuffers struct{ taken, released int }
+
+func (b *testBuffers) offer(size int64) ([]byte, func()) {
+	b.taken++
+	return make([]byte, size), func() { b.released++ }
+}
+
+// TestDownloadBufferRefused: a Buffer that offers nothing, or a slice of
+// another size, leaves the archive to a temporary file.
+func TestDownloadBufferRefused(t *testing.T) {
+	srv := registrytest.New(t, fakeOptions())
+	info, _ := srv.Package("acme", "widget", "1.0.0", "linux_amd64")
+	c, _ := testClient(t, srv, testEnv{})
+	u := mustURL(t, srv.URL()+"/files/acme/widget/1.0.0/"+info.Filename)
+	var released int
+	for name, offer := range map[string]func(int64) ([]byte, func()){
+		"nothing":   func(int64) ([]byte, func()) { return nil, nil },
+		"too short": func(n int64) ([]byte, func()) { return make([]byte, n-1), func() { released++ } },
+		"too long":  func(n int64) ([]byte, func()) { return make([]byte, n+1), func() { released++ } },
+	} {
+		a, err := c.Download(ctx(t), DownloadRequest{URL: u, Dir: t.TempDir(), Buffer: offer})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		data, err := os.ReadFile(a.Path)
+		if a.Data != nil || err != nil || sha256.Sum256(data) != a.SHA256 {
+			t.Errorf("%s: archive in memory %v, file %v", name, a.Data != nil, err)
+		}
+		a.Remove()
+	}
+	if released != 2 {
+		t.Errorf("%d refused buffers released, want 2", released)
 	}
 }

@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -97,7 +98,11 @@ func (p *archivePackage) ZH() (hashes.Hash, error) { return p.archive.ZH(), nil 
 
 func (p *archivePackage) H1() (hashes.Hash, error) {
 	if !p.h1Done {
-		p.h1, p.h1Err = hashes.ZipFile(p.archive.Path).H1()
+		if a := p.archive; a.Data != nil {
+			p.h1, p.h1Err = hashes.Zip{R: bytes.NewReader(a.Data), Size: int64(len(a.Data))}.H1()
+		} else {
+			p.h1, p.h1Err = hashes.ZipFile(a.Path).H1()
+		}
 		p.h1Done = true
 	}
 	return p.h1, p.h1Err
