@@ -8,6 +8,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // SummaryPredecessorProvider is the Summary of tfdeps' own warning about a
@@ -224,10 +225,16 @@ func CheckChildModules(tree *config.Tree) hcl.Diagnostics {
 			return
 		}
 		if b := t.Module.Backend; b != nil {
+			// OpenTofu's text says "provider configurations" here,
+			// Terraform's "backend configurations".
+			expects := "provider"
+			if t.Module.Flavour() == flavour.Terraform {
+				expects = "backend"
+			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
 				Summary:  "Backend configuration ignored",
-				Detail:   "Any selected backend applies to the entire configuration, so OpenTofu expects provider configurations only in the root module.\n\nThis is a warning rather than an error because it's sometimes convenient to temporarily call a root module as a child module for testing purposes, but this backend configuration block will have no effect.",
+				Detail:   "Any selected backend applies to the entire configuration, so OpenTofu expects " + expects + " configurations only in the root module.\n\nThis is a warning rather than an error because it's sometimes convenient to temporarily call a root module as a child module for testing purposes, but this backend configuration block will have no effect.",
 				Subject:  b.DeclRange.Ptr(),
 			})
 		}
