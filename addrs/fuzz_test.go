@@ -16,6 +16,7 @@ func FuzzParseProviderSource(f *testing.F) {
 	for _, s := range []string{
 		"aws", "hashicorp/aws", "example.com:8443/foo/bar", "café.fr/foo/bar",
 		"-/aws", "foo/terraform-provider-aws", "xn--caf-dma.fr/a/b", "a/b/c/d", "",
+		"\x9c/0/terraform-provider-0", "Xn--.a/0/terraform-provider-0", "xn--a.b/c/terraform-provider-d",
 	} {
 		f.Add(s)
 	}

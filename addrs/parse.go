@@ -42,7 +42,20 @@ func (e *ParseError) Diagnostic(subject *hcl.Range) *hcl.Diagnostic {
 // namespace "-" is accepted on the default host only.
 //
 // A failure is always a *ParseError.
-func ParseProviderSource(s string) (Provider, error) {
+func ParseProviderSource(s string) (ret Provider, err error) {
+	if !utf8.ValidString(s) {
+		// Checked first: OpenTofu's parser panics on some such hostnames
+		// (tofu crashes on "\x9c/0/terraform-provider-0").
+		if err := checkPartsNotEmpty(s); err != nil {
+			return Provider{}, err
+		}
+	}
+	defer func() {
+		// Any other panic of the library is an invalid address too.
+		if r := recover(); r != nil {
+			ret, err = Provider{}, &ParseError{Summary: "Invalid provider source string", Detail: fmt.Sprintf("The source address %q cannot be parsed: %v.", s, r)}
+		}
+	}()
 	p, err := regaddr.ParseProviderSource(s)
 	if err != nil {
 		var pe *regaddr.ParserError
@@ -57,7 +70,7 @@ func ParseProviderSource(s string) (Provider, error) {
 	if err := checkHostnameDisplayable(s, p.Hostname); err != nil {
 		return Provider{}, err
 	}
-	ret := Provider{Type: p.Type, Namespace: p.Namespace, Hostname: p.Hostname}
+	ret = Provider{Type: p.Type, Namespace: p.Namespace, Hostname: p.Hostname}
 	if ret.Namespace == regaddr.UnknownProviderNamespace {
 		ret.Namespace = DefaultProviderNamespace
 	}

@@ -128,6 +128,9 @@ func TestParseProviderSourceErrors(t *testing.T) {
 		// Deviation: OpenTofu accepts it and crashes displaying it.
 		{"label punycode does not decode", strings.Repeat("a", 1024) + "\u00e9.com/a/b", "Invalid provider source hostname",
 			`Invalid provider source hostname namespace "" in source "` + strings.Repeat("a", 1024) + "\u00e9.com/a/b" + `": a hostname label is too long for its punycode form to be decoded again"`},
+		// Deviation: OpenTofu crashes on it (in the prefix error's text).
+		{"invalid UTF-8 hostname, prefixed type", "\x9c/0/terraform-provider-0", "Invalid provider source hostname",
+			`Invalid provider source hostname namespace "" in source "\x9c/0/terraform-provider-0": hostname is not valid UTF-8"`},
 		{"hostname maps to nothing", "Xn--/0/0", "Invalid provider source hostname",
 			`Invalid provider source hostname namespace "" in source "Xn--/0/0": empty string is not a valid hostname"`},
 		{"hostname label maps to nothing", "Xn--./0/0", "Invalid provider source hostname",

@@ -11,12 +11,7 @@ import (
 // address, with OpenTofu's diagnostics (providers.md §1.2) whose subject is
 // rng. A one-part source gets the default namespace.
 func parseProviderSource(f flavour.Flavour, src string, rng hcl.Range) (addrs.Provider, hcl.Diagnostics) {
-	p, diags := addrs.ParseProviderSourceDiags(src, rng.Ptr())
-	if diags.HasErrors() {
-		return p, diags
-	}
-	p, _ = addrs.ParseProviderSourceIn(f, src)
-	return p, nil
+	return addrs.ParseProviderSourceDiagsIn(f, src, rng.Ptr())
 }
 
 // parseProviderPart normalises a provider local name or type part.

@@ -31,48 +31,7 @@ import (
 // parseProviderIn parses a provider block's label as flavour f does; only
 // whether it fails matters (every failure has the same diagnostic).
 func parseProviderIn(f Flavour, raw string) (addrs.Provider, error) {
-	if f != Terraform {
-		return ParseProvider(f, raw)
-	}
-	return terraformProvider(raw)
-}
-
-// errTerraformAddress is any address Terraform's parser rejects where
-// OpenTofu's accepts it.
-var errTerraformAddress = errors.New("not a Terraform provider source address")
-
-// terraformProvider parses raw with OpenTofu's parser (and Terraform's
-// default host), but with Terraform's rules for the parts where they
-// differ: the legacy namespace and the "opentofu-" type prefix are set
-// aside (replaced by a plain part) before parsing and put back after.
-func terraformProvider(raw string) (addrs.Provider, error) {
-	parts := strings.Split(raw, "/")
-	n := len(parts)
-	if n < 2 || n > 3 {
-		return ParseProvider(Terraform, raw)
-	}
-	legacy := parts[n-2] == addrs.LegacyProviderNamespace
-	if legacy {
-		parts[n-2] = "x"
-	}
-	typ, err := addrs.ParseProviderPart(parts[n-1])
-	tofuPrefix := err == nil && strings.HasPrefix(typ, "opentofu-")
-	if tofuPrefix {
-		parts[n-1] = "x"
-	}
-	p, err := ParseProvider(Terraform, strings.Join(parts, "/"))
-	switch {
-	case err != nil:
-		return addrs.Provider{}, err
-	case legacy && p.Hostname != TerraformRegistryHost:
-		return addrs.Provider{}, errTerraformAddress
-	case legacy:
-		p.Namespace = addrs.LegacyProviderNamespace
-	}
-	if tofuPrefix {
-		p.Type = typ
-	}
-	return p, nil
+	return ParseProvider(f, raw)
 }
 
 // isBuiltInIn reports whether flavour f bundles provider p, which then
