@@ -138,7 +138,7 @@ func (t *fetchTask) fetch(ctx context.Context, installTo Dir, toCache bool, pref
 	}
 	if h1 == "" {
 		if h1, err = t.run.in.hasher.H1(dir, t.run.in.hasher.memoPath(dir)); err != nil {
-			return nil, t.fetchErr(err)
+			return nil, t.fetchErr(fmt.Errorf("after installing %s, failed to compute a checksum for it: %w", t.p, err))
 		}
 	}
 	rec := t.run.recordedHashes(t.p, h1, preferred, auth)
