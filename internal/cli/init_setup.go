@@ -150,15 +150,6 @@ func storePluginDirs(m *Meta, values []string) *hcl.Diagnostic {
 	return errorDiag("Error saving -plugin-path values", err.Error())
 }
 
-// pluginDirsForSource returns the -plugin-dir directories that replace the
-// installation methods (none for the single empty value).
-func pluginDirsForSource(values []string) []string {
-	if len(values) == 1 && values[0] == "" {
-		return nil
-	}
-	return values
-}
-
 // workingDirIsEmpty reports whether the working directory has no
 // configuration files (test files do not count).
 func workingDirIsEmpty(f flavour.Flavour) bool {
