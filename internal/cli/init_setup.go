@@ -39,25 +39,43 @@ func (m *Meta) cliConfigOptions() cliconfig.Options {
 // any command; it always returns a usable configuration.
 func loadCLIConfig(m *Meta, opts cliconfig.Options) *cliconfig.Config {
 	cfg, diags := cliconfig.Load(opts)
-	printProblems(m, cliconfig.ProblemsHeader, cliconfig.ProblemsFooter, diags)
+	printProblems(m, cliconfig.ProblemsHeader, cliconfig.ProblemsFooter(m.Flavour), diags)
 	_, srcDiags := sources.Build(sources.BuildOptions{
 		Config: cfg, CLI: opts, Registry: newRegistryClient(m, cfg), Getenv: m.Getenv,
 	})
-	printProblems(m, sources.ProblemsHeader, sources.ProblemsFooter, srcDiags)
+	printProblems(m, sources.ProblemsHeader, sources.ProblemsFooter(m.Flavour), srcDiags)
 	return cfg
 }
 
 // printProblems writes the header to stderr, then the diagnostics without
 // colour whatever the command's settings (errors to stderr, warnings to
-// stdout), then, when there are errors, the footer to stderr.
+// stdout), then, when there are errors, the footer to stderr. Terraform
+// writes them all to stderr, framed (printFramedProblems).
 func printProblems(m *Meta, header, footer string, diags hcl.Diagnostics) {
 	if len(diags) == 0 {
 		return
 	}
 	fmt.Fprintln(m.Stderr, header)
+	if m.Flavour == flavour.Terraform {
+		printFramedProblems(m, footer, diags)
+		return
+	}
 	p := newDiagPrinter(m, nil)
 	p.color = false
 	p.Print(diags)
+	if diags.HasErrors() {
+		fmt.Fprintln(m.Stderr, footer)
+	}
+}
+
+// printFramedProblems is Terraform's rendering of the problems it finds
+// before running any command: every diagnostic in its order, framed and
+// without colour (-no-color is not known yet), 78 columns wide, followed by
+// an empty line, all on stderr; then the footer and an empty line.
+func printFramedProblems(m *Meta, footer string, diags hcl.Diagnostics) {
+	for _, d := range m.wordDiagnostics(diags) {
+		fmt.Fprintln(m.Stderr, renderFramedDiagnostic(newJSONDiagnostic(d, nil), 78))
+	}
 	if diags.HasErrors() {
 		fmt.Fprintln(m.Stderr, footer)
 	}
