@@ -20,14 +20,17 @@ import (
 )
 
 // cliConfigOptions are the CLI configuration loader's effects taken from the
-// command's environment: its variables, and the directory tfdeps was launched
-// in (before -chdir), where OpenTofu looks for terraform.d/plugins.
+// command's environment: its variables, and the directory of the implied
+// terraform.d/plugins mirror. OpenTofu 1.12.6 looks for it in the working
+// directory after -chdir (its sources say the launch directory, but it
+// resolves the path after changing directory); Terraform lists the launch
+// directory's.
 func (m *Meta) cliConfigOptions() cliconfig.Options {
 	opts := cliconfig.OptionsFromOS()
 	if env := m.Environ(); env != nil {
 		opts.Environ = env
 	}
-	if m.LaunchDir != "" {
+	if m.LaunchDir != "" && m.Flavour == flavour.Terraform {
 		opts.LaunchDir = m.LaunchDir
 	}
 	opts.Flavour = m.Flavour
