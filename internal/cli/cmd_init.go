@@ -203,7 +203,7 @@ func (r *initRun) run(ctx context.Context) int {
 	}
 	client := newRegistryClient(m, cfg)
 	src, srcDiags := sources.Build(sources.BuildOptions{
-		Config: cfg, CLI: cliOpts, Registry: client, Getenv: m.Getenv, PluginDirs: pluginDirsForSource(r.opts.pluginDirs),
+		Config: cfg, CLI: cliOpts, Registry: client, Getenv: m.Getenv, PluginDirs: r.opts.pluginDirs,
 	})
 	_ = srcDiags // printed by loadCLIConfig, before the command, as tofu does
 	if r.opts.upgrade && r.opts.lockfile == "readonly" {
