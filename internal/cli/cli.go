@@ -276,6 +276,13 @@ func parseFlags(m *Meta, fs *flag.FlagSet, args []string) (int, bool) {
 	if err == nil {
 		return 0, true
 	}
+	return flagError(m, fs, err)
+}
+
+// flagError reports err from parsing fs's flags (fs.Usage restored): the
+// help text after -help, else the diagnostic and the help text.
+func flagError(m *Meta, fs *flag.FlagSet, err error) (int, bool) {
+	usage := fs.Usage
 	if err == flag.ErrHelp {
 		usage()
 		return 0, false

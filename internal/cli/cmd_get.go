@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
 )
@@ -23,6 +25,11 @@ Options:
   -test-directory=DIR   The directory of test files (default "tests").
 
   -no-color             Accepted for compatibility; the output has no colour.
+
+  -json                 Print OpenTofu's machine-readable output: one JSON
+                        object per line, as "tofu get -json". Not in the
+                        Terraform flavour (terraform get has no -json and
+                        refuses it).
 `
 
 // runGet implements "tfdeps get".
@@ -34,17 +41,33 @@ func runGet(m *Meta, args []string) int {
 	fs.BoolVar(&noColor, "no-color", false, "")
 	fs.StringVar(&testsDir, "test-directory", config.DefaultTestsDir, "")
 	vars := addVarFlags(m, fs)
-	if code, ok := parseFlags(m, fs, args); !ok {
+	json := addJSONFlag(m, fs)
+	if code, ok := parseFlagsJSON(m, fs, args, json); !ok {
 		return code
+	}
+	// As tofu, the CLI configuration's problems come first, before the
+	// JSON view's version line.
+	cfg := loadCLIConfig(m, m.cliConfigOptions())
+	var view initView = &plainView{m: m, get: true}
+	if *json {
+		view = newBareJSONView(m)
+	}
+	if fs.NArg() > 0 && *json {
+		// tofu get refuses arguments; tfdeps get (human output) ignores
+		// them as it always has.
+		view.Diagnostics(hcl.Diagnostics{errorDiag("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")})
+		return 1
 	}
 	varOpts, varDiags := vars.configOptions(m)
 	if varDiags.HasErrors() {
+		if *json {
+			view.Diagnostics(varDiags)
+			return 1
+		}
 		return printVarErrors(m, vars, varDiags)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	view := &plainView{m: m, get: true}
-	cfg := loadCLIConfig(m, m.cliConfigOptions())
 	mi := &moduleInstall{get: true, m: m, testsDir: testsDir, upgrade: update, view: view, registry: newModuleRegistry(m, cfg), vars: varOpts}
 	root, diags := mi.loadRoot()
 	if diags.HasErrors() {

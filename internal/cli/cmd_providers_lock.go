@@ -13,7 +13,6 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
-	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/cliconfig"
 	"github.com/tfdeps/tfdeps/internal/providerlock"
 	"github.com/tfdeps/tfdeps/internal/registry"
@@ -71,6 +70,11 @@ Options:
   -download-all       Download and hash every package, as OpenTofu does,
                       instead of using the hash cache or registry-reported
                       hashes.
+
+  -json               Print OpenTofu's machine-readable output: one JSON
+                      object per line, as "tofu providers lock -json".
+                      Not in the Terraform flavour (terraform has no -json
+                      here and refuses it).
 `
 
 // providersLockOptions are the flags of "tfdeps providers lock".
@@ -83,6 +87,8 @@ type providersLockOptions struct {
 	noHashCache  bool
 	downloadAll  bool
 	providerArgs []string
+	// json selects OpenTofu's machine-readable UI (-json).
+	json bool
 	// configOpts carry the root module's variable values (vars.go).
 	configOpts []config.Option
 }
@@ -99,26 +105,34 @@ func runProvidersLock(m *Meta, args []string) int {
 	fs.BoolVar(&o.noHashCache, "no-hash-cache", false, "")
 	fs.BoolVar(&o.downloadAll, "download-all", false, "")
 	vars := addVarFlags(m, fs)
-	if code, ok := parseFlags(m, fs, args); !ok {
+	json := addJSONFlag(m, fs)
+	if code, ok := parseFlagsJSON(m, fs, args, json); !ok {
 		return code
 	}
+	o.json = *json
+	// As tofu, the CLI configuration's problems come first, before the
+	// JSON view's version line.
+	cfg := loadCLIConfig(m, m.cliConfigOptions())
+	view := newLockView(m, o.json)
 	var varDiags hcl.Diagnostics
 	if o.configOpts, varDiags = vars.configOptions(m); varDiags.HasErrors() {
-		return printVarErrorsExtra(m, vars, varDiags)
+		view.Diagnostics(varDiags, vars.files)
+		return 1
 	}
 	o.providerArgs = fs.Args()
 	o.parallelism = max(o.parallelism, 1)
 	if o.fsMirror != "" && o.netMirror != "" {
-		p := newDiagPrinter(m, nil)
-		p.extraNewline = true
-		p.Print(hcl.Diagnostics{errorDiag("Invalid installation method options",
-			"The -fs-mirror and -net-mirror command line options are mutually-exclusive.")})
-		fmt.Fprintf(m.Stderr, "For more help on using this command, run:\n  tfdeps %s -help\n", fs.Name())
+		view.Diagnostics(hcl.Diagnostics{errorDiag("Invalid installation method options",
+			"The -fs-mirror and -net-mirror command line options are mutually-exclusive.")}, nil)
+		if !o.json {
+			// In JSON mode tofu leaves out the pointer to the help text.
+			fmt.Fprintf(m.Stderr, "For more help on using this command, run:\n  tfdeps %s -help\n", fs.Name())
+		}
 		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	return newLockRun(m, o).run(ctx)
+	return newLockRun(m, o, cfg, view).run(ctx)
 }
 
 // lockRun is one execution of providers lock.
@@ -128,12 +142,12 @@ type lockRun struct {
 	platforms []addrs.Platform
 	diags     hcl.Diagnostics // argument problems, reported with the others
 	locker    *providerlock.Locker
+	view      lockView
 }
 
-func newLockRun(m *Meta, o providersLockOptions) *lockRun {
-	r := &lockRun{m: m, opts: o}
+func newLockRun(m *Meta, o providersLockOptions, cfg *cliconfig.Config, view lockView) *lockRun {
+	r := &lockRun{m: m, opts: o, view: view}
 	r.platforms, r.diags = parsePlatformFlags(m, o.platforms)
-	cfg := loadCLIConfig(m, m.cliConfigOptions())
 	client := limitedRegistryClient(m, cfg, o.parallelism)
 	src, d := lockSource(m, o, client)
 	if d != nil {
@@ -251,7 +265,7 @@ func (r *lockRun) run(ctx context.Context) int {
 	}
 	code := 0
 	for _, dir := range roots {
-		fmt.Fprintf(r.m.Stdout, "\nLocking providers for root module %s...\n", dir)
+		r.view.RootModule(dir)
 		if c := r.lockDir(ctx, dir); c != 0 {
 			code = c
 		}
@@ -284,18 +298,13 @@ func (r *lockRun) lockDir(ctx context.Context, dir string) int {
 		return 1
 	}
 	newLocks, lines, changed := providerlock.Merge(locks, reqs, result)
-	r.printObtained(lines)
+	r.view.Obtained(lines)
 	diags = append(diags, lockfile.WriteFile(lockPath, newLocks, r.m.Flavour)...)
 	r.printDiags(diags, res)
 	if diags.HasErrors() {
 		return 1
 	}
-	if changed {
-		fmt.Fprintln(r.m.Stdout, colorize(r.m.words("\n[bold][green]Success![reset] [bold]OpenTofu has updated the lock file.[reset]"), r.m.Color))
-		fmt.Fprint(r.m.Stdout, "\nReview the changes in .terraform.lock.hcl and then commit to your\nversion control system to retain the new checksums.\n\n")
-	} else {
-		fmt.Fprintln(r.m.Stdout, colorize(r.m.words("\n[bold][green]Success![reset] [bold]OpenTofu has validated the lock file and found no need for changes.[reset]"), r.m.Color))
-	}
+	r.view.Success(changed)
 	return 0
 }
 
@@ -339,42 +348,9 @@ func (r *lockRun) requirements(dir string) (providerlock.Requirements, *requirem
 	return reqs, res, diags
 }
 
-// events prints the two progress lines of providers lock.
+// events passes the locker's progress to the view.
 func (r *lockRun) events() *providerlock.Events {
-	fl := r.m.Flavour
-	out := r.m.Stdout
-	return &providerlock.Events{
-		Fetching: func(p addrs.Provider, v versions.Version, pl addrs.Platform) {
-			fmt.Fprintf(out, "- Fetching %s %s for %s...\n", p.ForDisplayIn(fl), v, pl)
-		},
-		Warning: func(line string) { fmt.Fprintln(out, line) },
-		Retrieved: func(p addrs.Provider, v versions.Version, pl addrs.Platform, auth *registry.AuthResult) {
-			if fl == flavour.Terraform {
-				human, _ := terraformAuthTexts(auth, r.m.Color)
-				fmt.Fprintf(out, "- Retrieved %s %s for %s (%s)\n", p.ForDisplayIn(fl), v, pl, human)
-				return
-			}
-			if auth.Signed() {
-				keyID := fmt.Sprintf(colorize(", key ID [reset][bold]%s[reset]", r.m.Color), strings.Join(auth.KeyIDs(), ", "))
-				fmt.Fprintf(out, "- Retrieved %s %s for %s (%s%s)\n", p.ForDisplayIn(fl), v, pl, auth.Summary(), keyID)
-				return
-			}
-			fmt.Fprintf(out, "- Retrieved %s %s for %s (%s)\n", p.ForDisplayIn(fl), v, pl, auth.Summary())
-		},
-	}
-}
-
-var obtainedTexts = map[providerlock.ObtainedKind]string{
-	providerlock.NewProvider:    "This was a new provider and the checksums for this platform are now tracked in the lock file",
-	providerlock.AlreadyTracked: "All checksums for this platform were already tracked in the lock file",
-	providerlock.Additional:     "Additional checksums for this platform are now tracked in the lock file",
-}
-
-func (r *lockRun) printObtained(lines []providerlock.Obtained) {
-	fl := r.m.Flavour
-	for _, l := range lines {
-		fmt.Fprintf(r.m.Stdout, "- Obtained %s checksums for %s; %s\n", l.Provider.ForDisplayIn(fl), l.Platform, obtainedTexts[l.Kind])
-	}
+	return &providerlock.Events{Fetching: r.view.Fetching, Warning: r.view.Warning, Retrieved: r.view.Retrieved}
 }
 
 // printDiags prints diagnostics with source snippets from the module tree
@@ -387,7 +363,5 @@ func (r *lockRun) printDiags(diags hcl.Diagnostics, res *requirements.Result) {
 	if res != nil {
 		tree = res.Tree
 	}
-	p := newDiagPrinter(r.m, snippetFiles(diags, treeFiles(tree)))
-	p.extraNewline = true
-	p.Print(diags)
+	r.view.Diagnostics(diags, treeFiles(tree))
 }

@@ -150,6 +150,9 @@ type jsonView struct {
 	now func() time.Time
 	// kept: see plainView.
 	kept map[string]*hcl.File
+	// bare leaves out the "tfdeps" key: get and providers lock print
+	// exactly OpenTofu's lines.
+	bare bool
 }
 
 // jsonUIVersion is the version of OpenTofu's machine-readable UI.
@@ -206,6 +209,10 @@ func (v *jsonView) write(level, message string, extra map[string]any) {
 // as OpenTofu's JSON texts have them. kind and attrs describe the event
 // for machines under the key "tfdeps".
 func (v *jsonView) JSONMessage(level, kind, text string, attrs map[string]string) {
+	if v.bare {
+		v.write(level, jsonText(text), nil)
+		return
+	}
 	t := map[string]any{"event": kind}
 	for k, val := range attrs {
 		if val != "" {
@@ -250,7 +257,10 @@ func (v *jsonView) Text(level, kind, human, machine string) {
 	if machine == "" {
 		return
 	}
-	extra := map[string]any{"tfdeps": map[string]any{"event": kind}}
+	extra := map[string]any{}
+	if !v.bare {
+		extra["tfdeps"] = map[string]any{"event": kind}
+	}
 	if v.m.Flavour == flavour.Terraform {
 		// Terraform logs the module installer's lines as "log" lines.
 		extra["type"] = "log"

@@ -26,6 +26,9 @@ func TestReferenceScripts(t *testing.T) {
 		"cmptree":      cmdCmpTree,
 		"fakearchives": cmdFakeArchives,
 		"fakereq":      cmdFakeReq,
+		"fakefault":    cmdFakeFault,
+		"fakemirror":   cmdFakeMirror,
+		"cmpjsonl":     cmdCmpJSONLines,
 	})
 }
 

@@ -37,6 +37,7 @@ func TestRegistryScripts(t *testing.T) {
 			"fakewait":     cmdFakeWait,
 			"fakearchives": cmdFakeArchives,
 			"cmpmanifest":  cmdCmpManifest,
+			"cmpjsonl":     cmdCmpJSONLines,
 		},
 	})
 }
