@@ -31,8 +31,8 @@ func normalizeJSONLines(text string, sorted bool) []string {
 
 // cmdCmpJSONLines: "cmpjsonl [-sorted] GOT WANT" compares two outputs of
 // a -json command line by line, each timestamp matched by its pattern
-// (write "T" for it in WANT); with -sorted, as sets of lines. GOT may be
-// stdout or stderr.
+// (write "T" for it in WANT; WANT's $VARIABLES are expanded, as cmpenv
+// does); with -sorted, as sets of lines. GOT may be stdout or stderr.
 func cmdCmpJSONLines(ts *testscript.TestScript, neg bool, args []string) {
 	sorted := len(args) > 0 && args[0] == "-sorted"
 	if sorted {
@@ -49,7 +49,8 @@ func cmdCmpJSONLines(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(err)
 		return string(b)
 	}
-	got, want := normalizeJSONLines(read(args[0]), sorted), normalizeJSONLines(read(args[1]), sorted)
+	got := normalizeJSONLines(read(args[0]), sorted)
+	want := normalizeJSONLines(os.Expand(read(args[1]), ts.Getenv), sorted)
 	if diff := cmp.Diff(want, got); (diff == "") == neg {
 		ts.Fatalf("%s and %s (-want +got):\n%s", args[0], args[1], diff)
 	}
