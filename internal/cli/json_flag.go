@@ -23,7 +23,9 @@ func addJSONFlag(m *Meta, fs *flag.FlagSet) *bool {
 // parseFlagsJSON is parseFlags for a command with -json. A parse error
 // once -json was read (the flag package stops at the first bad argument)
 // is reported as OpenTofu's JSON view reports it: the version line, the
-// diagnostic, no help text, exit status 1. Otherwise as parseFlags.
+// diagnostic, no help text, exit status 1. In the Terraform flavour, a
+// parse error is the diagnostic alone, as terraform shows it for these
+// commands. Otherwise as parseFlags.
 func parseFlagsJSON(m *Meta, fs *flag.FlagSet, args []string, json *bool) (int, bool) {
 	usage := fs.Usage
 	fs.Usage = func() {}
@@ -32,8 +34,16 @@ func parseFlagsJSON(m *Meta, fs *flag.FlagSet, args []string, json *bool) (int, 
 	switch {
 	case err == nil:
 		return 0, true
-	case *json && err != flag.ErrHelp:
+	case err == flag.ErrHelp:
+	case *json:
 		newBareJSONView(m).Diagnostics(hcl.Diagnostics{errorDiag("Failed to parse command-line flags", err.Error())})
+		return 1, false
+	case m.Flavour == flavour.Terraform:
+		// terraform get and terraform providers lock show the diagnostic
+		// without their help text (so refuse -json so).
+		p := newDiagPrinter(m, nil)
+		p.extraNewline = true
+		p.Print(hcl.Diagnostics{errorDiag("Failed to parse command-line flags", err.Error())})
 		return 1, false
 	}
 	return flagError(m, fs, err)
