@@ -30,6 +30,9 @@ Options:
                         object per line, as "tofu get -json". Not in the
                         Terraform flavour (terraform get has no -json and
                         refuses it).
+
+  -json-into=FILE       Print the usual lines, and write the lines -json
+                        would print into FILE. Not in the Terraform flavour.
 `
 
 // runGet implements "tfdeps get".
@@ -41,18 +44,26 @@ func runGet(m *Meta, args []string) int {
 	fs.BoolVar(&noColor, "no-color", false, "")
 	fs.StringVar(&testsDir, "test-directory", config.DefaultTestsDir, "")
 	vars := addVarFlags(m, fs)
-	json := addJSONFlag(m, fs)
-	if code, ok := parseFlagsJSON(m, fs, args, json); !ok {
+	jf := addJSONFlags(m, fs)
+	if code, ok := jf.parse(m, fs, args); !ok {
 		return code
 	}
+	json := jf.json
 	// As tofu, the CLI configuration's problems come first, before the
 	// JSON view's version line.
 	cfg := loadCLIConfig(m, m.cliConfigOptions())
+	if code, ok := jf.open(m, fs); !ok {
+		return code
+	}
+	defer jf.close()
 	var view initView = &plainView{m: m, get: true}
-	if *json {
+	if json {
 		view = newBareJSONView(m)
 	}
-	if fs.NArg() > 0 && *json {
+	if jf.file != nil {
+		view = initViews{view, jf.intoView(m)}
+	}
+	if fs.NArg() > 0 && json {
 		// tofu get refuses arguments; tfdeps get (human output) ignores
 		// them as it always has.
 		view.Diagnostics(hcl.Diagnostics{errorDiag("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")})
@@ -60,7 +71,7 @@ func runGet(m *Meta, args []string) int {
 	}
 	varOpts, varDiags := vars.configOptions(m)
 	if varDiags.HasErrors() {
-		if *json {
+		if json {
 			view.Diagnostics(varDiags)
 			return 1
 		}

@@ -75,6 +75,9 @@ Options:
                       object per line, as "tofu providers lock -json".
                       Not in the Terraform flavour (terraform has no -json
                       here and refuses it).
+
+  -json-into=FILE     Print the usual lines, and write the lines -json
+                      would print into FILE. Not in the Terraform flavour.
 `
 
 // providersLockOptions are the flags of "tfdeps providers lock".
@@ -87,7 +90,7 @@ type providersLockOptions struct {
 	noHashCache  bool
 	downloadAll  bool
 	providerArgs []string
-	// json selects OpenTofu's machine-readable UI (-json).
+	// json selects OpenTofu's machine-readable UI on stdout (-json).
 	json bool
 	// configOpts carry the root module's variable values (vars.go).
 	configOpts []config.Option
@@ -105,15 +108,19 @@ func runProvidersLock(m *Meta, args []string) int {
 	fs.BoolVar(&o.noHashCache, "no-hash-cache", false, "")
 	fs.BoolVar(&o.downloadAll, "download-all", false, "")
 	vars := addVarFlags(m, fs)
-	json := addJSONFlag(m, fs)
-	if code, ok := parseFlagsJSON(m, fs, args, json); !ok {
+	jf := addJSONFlags(m, fs)
+	if code, ok := jf.parse(m, fs, args); !ok {
 		return code
 	}
-	o.json = *json
+	o.json = jf.json
 	// As tofu, the CLI configuration's problems come first, before the
 	// JSON view's version line.
 	cfg := loadCLIConfig(m, m.cliConfigOptions())
-	view := newLockView(m, o.json)
+	if code, ok := jf.open(m, fs); !ok {
+		return code
+	}
+	defer jf.close()
+	view := newLockView(m, jf)
 	var varDiags hcl.Diagnostics
 	if o.configOpts, varDiags = vars.configOptions(m); varDiags.HasErrors() {
 		view.Diagnostics(varDiags, vars.files)

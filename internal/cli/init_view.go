@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"time"
@@ -153,13 +154,18 @@ type jsonView struct {
 	// bare leaves out the "tfdeps" key: get and providers lock print
 	// exactly OpenTofu's lines.
 	bare bool
+	// out receives the lines: stdout, or the file named by -json-into.
+	out io.Writer
 }
 
 // jsonUIVersion is the version of OpenTofu's machine-readable UI.
 const jsonUIVersion = "1.2"
 
-func newJSONView(m *Meta) *jsonView {
-	v := &jsonView{m: m, now: time.Now}
+func newJSONView(m *Meta) *jsonView { return newJSONViewTo(m, m.Stdout) }
+
+// newJSONViewTo is a JSON view whose lines go to out.
+func newJSONViewTo(m *Meta, out io.Writer) *jsonView {
+	v := &jsonView{m: m, now: time.Now, out: out}
 	if m.Flavour == flavour.Terraform {
 		v.write("info", "Terraform "+m.Version(), map[string]any{"type": "version", "terraform": m.Version(), "ui": terraformJSONUIVersion})
 		return v
@@ -200,7 +206,7 @@ func (v *jsonView) write(level, message string, extra map[string]any) {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.m.Stdout.Write(buf.Bytes())
+	v.out.Write(buf.Bytes())
 }
 
 // JSONMessage writes a progress message for any part of init (the module

@@ -32,11 +32,17 @@ type lockView interface {
 	Diagnostics(diags hcl.Diagnostics, files map[string]*hcl.File)
 }
 
-func newLockView(m *Meta, json bool) lockView {
-	if json {
-		return &lockJSONView{v: newBareJSONView(m)}
+// newLockView is the view the output flags select: -json-into adds the
+// JSON lines in the file to the human lines.
+func newLockView(m *Meta, jf *jsonFlags) lockView {
+	var v lockView = &lockHumanView{m: m}
+	if jf.json {
+		v = &lockJSONView{v: newBareJSONView(m)}
 	}
-	return &lockHumanView{m: m}
+	if jf.file != nil {
+		v = lockViews{v, &lockJSONView{v: jf.intoView(m), into: true}}
+	}
+	return v
 }
 
 // Texts of providers lock shared by both views.
@@ -108,7 +114,12 @@ func (h *lockHumanView) Diagnostics(diags hcl.Diagnostics, files map[string]*hcl
 
 // lockJSONView logs OpenTofu's JSON lines for providers lock (OpenTofu
 // flavour only: Terraform's providers lock has no -json).
-type lockJSONView struct{ v *jsonView }
+type lockJSONView struct {
+	v *jsonView
+	// into is set for the -json-into file, which does not get the plain
+	// warning lines tofu prints to stdout.
+	into bool
+}
 
 func (j *lockJSONView) info(format string, args ...any) {
 	j.v.write("info", fmt.Sprintf(format, args...), nil)
@@ -121,6 +132,9 @@ func (j *lockJSONView) Fetching(p addrs.Provider, v versions.Version, pl addrs.P
 // Warning writes the line as it is: tofu prints the expired-key warning
 // straight to stdout, between the JSON lines.
 func (j *lockJSONView) Warning(line string) {
+	if j.into {
+		return
+	}
 	j.v.mu.Lock()
 	defer j.v.mu.Unlock()
 	fmt.Fprintln(j.v.m.Stdout, line)
@@ -154,4 +168,49 @@ func (j *lockJSONView) Success(changed bool) {
 func (j *lockJSONView) Diagnostics(diags hcl.Diagnostics, files map[string]*hcl.File) {
 	j.v.keepFiles(files)
 	j.v.Diagnostics(diags)
+}
+
+// lockViews shows everything in each of its views.
+type lockViews []lockView
+
+func (vs lockViews) Fetching(p addrs.Provider, v versions.Version, pl addrs.Platform) {
+	for _, x := range vs {
+		x.Fetching(p, v, pl)
+	}
+}
+
+func (vs lockViews) Retrieved(p addrs.Provider, v versions.Version, pl addrs.Platform, auth *registry.AuthResult) {
+	for _, x := range vs {
+		x.Retrieved(p, v, pl, auth)
+	}
+}
+
+func (vs lockViews) Warning(line string) {
+	for _, x := range vs {
+		x.Warning(line)
+	}
+}
+
+func (vs lockViews) Obtained(lines []providerlock.Obtained) {
+	for _, x := range vs {
+		x.Obtained(lines)
+	}
+}
+
+func (vs lockViews) RootModule(dir string) {
+	for _, x := range vs {
+		x.RootModule(dir)
+	}
+}
+
+func (vs lockViews) Success(changed bool) {
+	for _, x := range vs {
+		x.Success(changed)
+	}
+}
+
+func (vs lockViews) Diagnostics(diags hcl.Diagnostics, files map[string]*hcl.File) {
+	for _, x := range vs {
+		x.Diagnostics(diags, files)
+	}
 }
