@@ -252,6 +252,14 @@ var jsonLevels = map[string]string{
 }
 
 func (v *jsonView) Event(kind, provider, version, text string) {
+	if kind == "warning" {
+		// tofu prints an authentication warning (the expired-key line)
+		// straight to stdout, as it is, between the JSON lines.
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		fmt.Fprintln(v.out, text)
+		return
+	}
 	level := jsonLevels[kind]
 	if level == "" {
 		level = "info"

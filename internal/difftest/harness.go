@@ -177,11 +177,14 @@ var progressJSONRE = regexp.MustCompile(`^\{"@level":"[a-z]+","@message":"(Findi
 // ("- " lines, or their JSON form): tofu prints them in the order of a Go
 // map, which varies between runs, while tfdeps has one fixed order.
 // With modules set, the module installer's "Downloading" lines count as
-// progress lines too.
+// progress lines too. So does tofu's expired-key warning, a plain line
+// that comes wherever its concurrent installation is (observed: before
+// or after another provider's lines, from one run to the next).
 func sortProgress(s string, modules bool) string {
 	lines := strings.SplitAfter(s, "\n")
 	isProgress := func(l string) bool {
 		return strings.HasPrefix(l, "- ") || progressJSONRE.MatchString(l) || terraformLogRE.MatchString(l) ||
+			strings.HasPrefix(l, "[WARN] Provider ") ||
 			modules && strings.HasPrefix(l, "Downloading ")
 	}
 	for i := 0; i < len(lines); {
