@@ -179,6 +179,18 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 	}
 	// The root module loaded: tofu initialises the backend before modules.
 	r.backendHeader(diags)
+	if r.m.Flavour == flavour.Terraform && !hasModuleCalls(root) {
+		// Without module calls terraform finds a const variable without
+		// a value when it loads the whole configuration, after the
+		// backend: a configuration error.
+		if d := root.MissingConstVariables(); d.HasErrors() {
+			if r.opts.backend {
+				r.view.Message("empty_line", "", false) // after the backend's section
+			}
+			r.view.Diagnostics(r.withConfigErrorText(d))
+			return nil, true
+		}
+	}
 	if !r.opts.get {
 		m, err := manifest.Read(filepath.Join(modulesDir(r.m), manifest.FileName))
 		if err != nil {
