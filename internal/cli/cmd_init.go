@@ -44,6 +44,10 @@ Options:
                         required too. Default: terraform.tfstate, or the
                         current workspace's state file.
 
+  -input=false          Do not ask on standard input for the values of
+                        required variables that loading needs (module
+                        sources and versions); fail instead, as -json does.
+
   -json                 Print one JSON object per line instead of text.
 
   -no-color             Plain text output: no colour and no live display.
@@ -61,6 +65,7 @@ type initOptions struct {
 	backend    bool
 	vars       *varFlags
 	get        bool
+	input      bool
 }
 
 type stringList []string
@@ -80,8 +85,7 @@ func runInit(m *Meta, args []string) int {
 	fs.BoolVar(&o.json, "json", false, "")
 	fs.BoolVar(&o.noColor, "no-color", !m.Color, "")
 	o.vars = addVarFlags(m, fs)
-	var ignored bool
-	fs.BoolVar(&ignored, "input", false, "")
+	fs.BoolVar(&o.input, "input", true, "")
 	fs.BoolVar(&o.backend, "backend", true, "")
 	fs.BoolVar(&o.get, "get", true, "")
 	if code, ok := parseFlags(m, fs, args); !ok {
@@ -141,6 +145,9 @@ func (r *initRun) run(ctx context.Context) int {
 	if diags.HasErrors() {
 		r.view.Diagnostics(r.withConfigErrorText(diags))
 		return 1
+	}
+	if m.Flavour == flavour.OpenTofu && !r.opts.json && inputEnabled(m, r.opts.input) {
+		r.opts.vars.values.SetPrompt(m.promptVariable)
 	}
 	if d := m.terraformRootCoreDiags(varOpts...); d.HasErrors() {
 		r.view.Diagnostics(d)
