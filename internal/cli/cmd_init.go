@@ -119,6 +119,10 @@ func (r *initRun) newView() initView {
 
 func (r *initRun) run(ctx context.Context) int {
 	m := r.m
+	// OpenTofu prints the CLI configuration's problems before the command
+	// starts, so before the -json version line.
+	cliOpts := m.cliConfigOptions()
+	cfg := loadCLIConfig(m, cliOpts)
 	r.view = r.newView()
 	defer r.view.Close()
 	release, code := acquireWorkdirLock(ctx, m, r.view)
@@ -127,8 +131,6 @@ func (r *initRun) run(ctx context.Context) int {
 	}
 	defer release()
 
-	cliOpts := m.cliConfigOptions()
-	cfg := loadCLIConfig(m, cliOpts)
 	if d := storePluginDirs(m, r.opts.pluginDirs); d != nil {
 		r.view.Diagnostics(hcl.Diagnostics{d})
 		return 1
