@@ -140,8 +140,10 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module, rootD
 		Getters: modules.GetterOptions{HTTPClient: &http.Client{Transport: mi.transport()}},
 		Cache:   cache,
 		Config:  mi.loadOptions(),
-		// Observed with tofu 1.12.6: get writes no manifest after errors.
-		NoManifestOnError: mi.get,
+		// Observed with tofu 1.12.6: get writes no manifest after errors
+		// of installation, and its tree checks' errors are warnings.
+		InstallErrorsOnly: mi.get,
+		TreeChecks:        mi.treeChecks(),
 		Events:            moduleEvents{view: mi.view, flavour: mi.m.Flavour, trim: !mi.get},
 		Flavour:           mi.m.Flavour,
 		RootDiags:         rootDiags,
@@ -150,6 +152,15 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module, rootD
 		diags = append(diags, errorDiag("Module installation canceled", "Module installation was canceled by an interrupt signal."))
 	}
 	return diags
+}
+
+// treeChecks are the tree checks of tofu get (none for init, whose
+// requirements step makes them, nor for Terraform).
+func (mi *moduleInstall) treeChecks() func(*config.Tree) hcl.Diagnostics {
+	if !mi.get || mi.m.Flavour == flavour.Terraform {
+		return nil
+	}
+	return getTreeChecks
 }
 
 // transport is the registry client's transport (one pool of connections
