@@ -195,7 +195,9 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 		if err != nil {
 			return nil, true
 		}
-		_, check := config.BuildTree(root, config.NewManifestWalker(m, ".", mi.loadOptions()...))
+		walker := config.NewManifestWalker(m, ".", mi.loadOptions()...)
+		tree, check := config.BuildTree(root, walker)
+		check = append(check, testRunsInstalled(tree, walker, r.m.Flavour)...)
 		if check.HasErrors() {
 			r.view.Diagnostics(r.withConfigErrorText(check))
 			return nil, true
@@ -215,6 +217,28 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 		return nil, true
 	}
 	return diags, false
+}
+
+// testRunsInstalled checks the modules of the root's test files' run
+// blocks against the manifest, as OpenTofu does while building the tree:
+// not installed, source or version changed.
+func testRunsInstalled(tree *config.Tree, walker config.ModuleWalker, f flavour.Flavour) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range tree.Module.TestFileNames() {
+		for _, run := range tree.Module.Tests[name].Runs {
+			if run.ModuleSource == "" {
+				continue
+			}
+			call, err := config.TestRunCall(run, f)
+			if err != nil {
+				continue
+			}
+			req := &config.ModuleRequest{Name: run.Name, Path: config.TestRunModulePath(name, run.Name), Call: call, Parent: tree}
+			_, _, d := walker.LoadModule(req)
+			diags = append(diags, d...)
+		}
+	}
+	return diags
 }
 
 // modulesHeader prints the header of init's module phase.
