@@ -102,7 +102,7 @@ func (mi *moduleInstall) tofuGet(ctx context.Context, vars *varFlags, json bool)
 }
 
 // terraformGet is terraform get: a root module with errors stops it,
-// and so does its required_version; without module calls it does nothing.
+// and so does its required_version.
 func (mi *moduleInstall) terraformGet(ctx context.Context, vars *varFlags) int {
 	m := mi.m
 	varOpts, varDiags := vars.configOptions(m)
@@ -124,10 +124,8 @@ func (mi *moduleInstall) terraformGet(ctx context.Context, vars *varFlags) int {
 		view.Diagnostics(d)
 		return 1
 	}
-	if !hasModuleCalls(root) {
-		view.Diagnostics(diags)
-		return 0
-	}
+	// Without module calls, terraform get too writes the manifest of the
+	// root module alone.
 	diags = append(diags, mi.install(ctx, root, nil)...)
 	view.Diagnostics(diags)
 	if diags.HasErrors() {

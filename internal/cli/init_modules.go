@@ -154,10 +154,10 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module, rootD
 	return diags
 }
 
-// treeChecks are the tree checks of tofu get (none for init, whose
-// requirements step makes them, nor for Terraform).
+// treeChecks are the tree checks of get (none for init, whose
+// requirements step makes them).
 func (mi *moduleInstall) treeChecks() func(*config.Tree) hcl.Diagnostics {
-	if !mi.get || mi.m.Flavour == flavour.Terraform {
+	if !mi.get {
 		return nil
 	}
 	return getTreeChecks
