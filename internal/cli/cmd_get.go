@@ -31,30 +31,39 @@ Options:
 
   -json                 Print machine-readable JSON lines, as "tofu get -json"
                         (not in the Terraform flavour).
+
+  -json-into=FILE       Print text, and write the -json lines into FILE
+                        (not in the Terraform flavour).
 `
 
 // runGet implements "tfdeps get".
 func runGet(m *Meta, args []string) int {
 	var update, noColor, json bool
 	var testsDir string
+	var jsonInto jsonIntoFlag
 	fs := newFlagSet(m, "get", getUsage)
 	fs.BoolVar(&update, "update", false, "")
 	fs.BoolVar(&noColor, "no-color", false, "")
 	if m.Flavour != flavour.Terraform {
 		fs.BoolVar(&json, "json", false, "")
 	}
+	jsonInto.register(m, fs)
 	fs.StringVar(&testsDir, "test-directory", config.DefaultTestsDir, "")
 	vars := addVarFlags(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}
+	if code, ok := jsonInto.open(m, fs); !ok {
+		return code
+	}
+	defer jsonInto.close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	mi := &moduleInstall{get: true, m: m, testsDir: testsDir, upgrade: update}
 	if m.Flavour == flavour.Terraform {
 		return mi.terraformGet(ctx, vars)
 	}
-	return mi.tofuGet(ctx, vars, json)
+	return mi.tofuGet(ctx, vars, json, jsonInto.file)
 }
 
 // tofuGet is tofu get: it makes the modules directory and reads the
@@ -62,14 +71,22 @@ func runGet(m *Meta, args []string) int {
 // of the root module even when the root module has errors (they are
 // reported, and get fails, but modules.json is written unless installing
 // failed). Without module calls it writes a manifest of the root alone.
-func (mi *moduleInstall) tofuGet(ctx context.Context, vars *varFlags, json bool) int {
+func (mi *moduleInstall) tofuGet(ctx context.Context, vars *varFlags, json bool, jsonInto *os.File) int {
 	m := mi.m
 	// The CLI configuration's problems come first (tofu's main), then the
 	// view's version line.
 	cfg := loadCLIConfig(m, m.cliConfigOptions())
-	if json {
+	switch {
+	case json && jsonInto != nil:
+		// An error, which tofu writes to both.
+		mi.view = &teeView{human: newJSONView(m), json: newJSONViewTo(m, jsonInto)}
+		mi.view.Diagnostics(jsonIntoConflict())
+		return 1
+	case json:
 		mi.view = newJSONView(m)
-	} else {
+	case jsonInto != nil:
+		mi.view = &teeView{human: &plainView{m: m, get: true}, json: newJSONViewTo(m, jsonInto)}
+	default:
 		mi.view = &plainView{m: m, get: true}
 	}
 	if err := os.MkdirAll(modulesDir(m), 0o777); err != nil {

@@ -46,6 +46,9 @@ Options:
 
   -json                 Print one JSON object per line instead of text.
 
+  -json-into=FILE       Print text, and write the -json lines into FILE
+                        (not in the Terraform flavour).
+
   -no-color             Plain text output: no colour and no live display.
 `
 
@@ -61,6 +64,7 @@ type initOptions struct {
 	backend    bool
 	vars       *varFlags
 	get        bool
+	jsonInto   jsonIntoFlag
 }
 
 type stringList []string
@@ -84,12 +88,17 @@ func runInit(m *Meta, args []string) int {
 	fs.BoolVar(&ignored, "input", false, "")
 	fs.BoolVar(&o.backend, "backend", true, "")
 	fs.BoolVar(&o.get, "get", true, "")
+	o.jsonInto.register(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return usageError(m, fs, unexpectedArgumentDiag())
 	}
+	if code, ok := o.jsonInto.open(m, fs); !ok {
+		return code
+	}
+	defer o.jsonInto.close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	return (&initRun{m: m, opts: o}).run(ctx)
@@ -108,13 +117,18 @@ type initRun struct {
 
 func (r *initRun) newView() initView {
 	m := r.m
+	var human initView = &plainView{m: m}
 	switch {
 	case r.opts.json:
-		return newJSONView(m)
+		// With -json-into too (an error), tofu writes to both.
+		human = newJSONView(m)
 	case !r.opts.noColor && m.Getenv("CI") == "" && m.IsTerminal(m.Stdout):
-		return newLiveView(m)
+		human = newLiveView(m)
 	}
-	return &plainView{m: m}
+	if f := r.opts.jsonInto.file; f != nil {
+		return &teeView{human: human, json: newJSONViewTo(m, f)}
+	}
+	return human
 }
 
 func (r *initRun) run(ctx context.Context) int {
@@ -125,6 +139,10 @@ func (r *initRun) run(ctx context.Context) int {
 	cfg := loadCLIConfig(m, cliOpts)
 	r.view = r.newView()
 	defer r.view.Close()
+	if r.opts.json && r.opts.jsonInto.file != nil {
+		r.view.Diagnostics(jsonIntoConflict())
+		return 1
+	}
 	release, code := acquireWorkdirLock(ctx, m, r.view)
 	if release == nil {
 		return code
