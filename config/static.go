@@ -207,6 +207,11 @@ func (e *staticEvaluator) decodeVersion(mc *ModuleCall) (diags hcl.Diagnostics, 
 	}
 	vc, _, vDiags := versionConstraintFromValue(unmarked(val), exprRange, declRange, "version")
 	mc.Version = vc.Required
+	if vDiags.HasErrors() {
+		// As OpenTofu's: a constraint that does not parse constrains
+		// nothing (tofu get installs the newest version after the error).
+		mc.Version = ""
+	}
 	return append(diags, vDiags...), false
 }
 
