@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // TestFile is what the loader reads from a test file (.tftest.hcl,
@@ -29,6 +31,13 @@ type TestRun struct {
 	DeclRange    hcl.Range
 	// ModuleRange is the header of the run's module block (zero without one).
 	ModuleRange hcl.Range
+	// ModuleHasVersion is set when the module block has a version
+	// argument (its source is then a registry address); ModuleVersion is
+	// the constraint ("" when it does not parse: no constraint).
+	ModuleHasVersion bool
+	ModuleVersion    string
+	// ModuleSourceRange is the module block's source argument.
+	ModuleSourceRange hcl.Range
 	// Providers is the run's providers map (nil without one).
 	Providers []PassedProviderConfig
 }
@@ -92,4 +101,18 @@ func (m *Module) TestFileNames() []string {
 func TestRunModulePath(file, run string) []string {
 	parts := strings.Split(strings.TrimSuffix(filepath.ToSlash(file), ".tftest.hcl"), "/")
 	return append(append([]string{"test"}, parts...), run)
+}
+
+// TestRunCall is the module call of a run block's module block, as the
+// module installer and loader see it: the source parsed (a registry
+// address when the block has a version argument), the version constraint,
+// the module block as its range. The error is the source's parse error.
+func TestRunCall(run *TestRun, f flavour.Flavour) (*ModuleCall, error) {
+	src, err := parseCallSource(run.ModuleSource, run.ModuleHasVersion, f)
+	if err != nil {
+		return nil, err
+	}
+	return &ModuleCall{Name: run.Name, SourceSet: true, SourceAddr: src.String(), Source: src,
+		SourceAddrRange: run.ModuleSourceRange, DeclRange: run.ModuleRange,
+		HasVersion: run.ModuleHasVersion, Version: run.ModuleVersion}, nil
 }

@@ -137,12 +137,13 @@ func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
 			if module != nil {
 				diags = append(diags, errorDiag(`Multiple "module" blocks`, fmt.Sprintf("This run block already has a module block defined at %s.", module.DefRange), b.DefRange.Ptr()))
 			}
-			source, d := decodeTestRunModule(b)
+			m, d := decodeTestRunModule(b)
 			diags = append(diags, d...)
 			if !d.HasErrors() {
 				module = b
-				run.ModuleSource = source
+				run.ModuleSource, run.ModuleSourceRange = m.source, m.sourceRange
 				run.ModuleRange = b.DefRange
+				run.ModuleHasVersion, run.ModuleVersion = m.version.Set, m.version.Required
 			}
 		case "override_resource", "override_data":
 			_, d := decodeOverrideResource(b)
@@ -168,24 +169,33 @@ func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
 	return run, diags
 }
 
-// decodeTestRunModule reads a run block's module block and returns its
-// source. (Source addresses themselves are not validated here.)
-func decodeTestRunModule(block *hcl.Block) (string, hcl.Diagnostics) {
+// testRunModule is a run block's module block.
+type testRunModule struct {
+	source      string
+	sourceRange hcl.Range
+	version     VersionConstraint // Set when the argument is there
+}
+
+// decodeTestRunModule reads a run block's module block. (Source addresses
+// themselves are not validated here.)
+func decodeTestRunModule(block *hcl.Block) (testRunModule, hcl.Diagnostics) {
+	var m testRunModule
 	content, diags := bodyContent(block.Body, testRunModuleSchema)
 	if content == nil {
-		return "", diags
+		return m, diags
 	}
 	if attr, ok := content.Attributes["version"]; ok {
-		_, _, d := decodeVersionConstraint(attr, attr.Name)
+		vc, _, d := decodeVersionConstraint(attr, attr.Name)
 		diags = append(diags, d...)
+		m.version = VersionConstraint{Set: true, Required: vc.Required}
 	}
 	attr, ok := content.Attributes["source"]
 	if !ok {
-		return "", append(diags, errorDiag(`Missing "source" attribute for module block`, "You must specify a source attribute when executing alternate modules during test executions.", block.DefRange.Ptr()))
+		return m, append(diags, errorDiag(`Missing "source" attribute for module block`, "You must specify a source attribute when executing alternate modules during test executions.", block.DefRange.Ptr()))
 	}
-	var source string
-	diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &source)...)
-	return source, diags
+	m.sourceRange = attr.Range
+	diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &m.source)...)
+	return m, diags
 }
 
 func decodeTestRunOptions(block *hcl.Block) hcl.Diagnostics {

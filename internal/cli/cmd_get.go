@@ -4,11 +4,15 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/cliconfig"
+	"github.com/tfdeps/tfdeps/internal/modules/manifest"
+	"github.com/tfdeps/tfdeps/requirements"
 )
 
 const getUsage = `
@@ -42,62 +46,114 @@ func runGet(m *Meta, args []string) int {
 	fs := newFlagSet(m, "get", getUsage)
 	fs.BoolVar(&update, "update", false, "")
 	fs.BoolVar(&noColor, "no-color", false, "")
+	jf := addJSONFlags(m, fs)
 	fs.StringVar(&testsDir, "test-directory", config.DefaultTestsDir, "")
 	vars := addVarFlags(m, fs)
-	jf := addJSONFlags(m, fs)
 	if code, ok := jf.parse(m, fs, args); !ok {
 		return code
 	}
-	json := jf.json
-	// As tofu, the CLI configuration's problems come first, before the
-	// JSON view's version line.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	mi := &moduleInstall{get: true, m: m, testsDir: testsDir, upgrade: update}
+	if m.Flavour == flavour.Terraform {
+		return mi.terraformGet(ctx, vars)
+	}
+	// The CLI configuration's problems come first (tofu's main), then the
+	// output flags' and the view's version line.
 	cfg := loadCLIConfig(m, m.cliConfigOptions())
 	if code, ok := jf.open(m, fs); !ok {
 		return code
 	}
 	defer jf.close()
-	var view initView = &plainView{m: m, get: true}
-	if json {
-		view = newBareJSONView(m)
+	mi.view = jf.initView(m, &plainView{m: m, get: true})
+	if jf.json && fs.NArg() > 0 {
+		// tofu get refuses arguments; without -json tfdeps ignores them.
+		mi.view.Diagnostics(hcl.Diagnostics{errorDiag("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")})
+		return 1
 	}
-	if jf.file != nil {
-		view = initViews{view, jf.intoView(m)}
+	return mi.tofuGet(ctx, vars, cfg)
+}
+
+// tofuGet is tofu get: it makes the modules directory and reads the
+// manifest first, whatever the configuration; then it installs the calls
+// of the root module even when the root module has errors (they are
+// reported, and get fails, but modules.json is written unless installing
+// failed). Without module calls it writes a manifest of the root alone.
+func (mi *moduleInstall) tofuGet(ctx context.Context, vars *varFlags, cfg *cliconfig.Config) int {
+	m := mi.m
+	if err := os.MkdirAll(modulesDir(m), 0o777); err != nil {
+		mi.view.Diagnostics(hcl.Diagnostics{errorDiag("Failed to create local modules directory", err.Error())})
+		return 1
 	}
-	if fs.NArg() > 0 && json {
-		// tofu get refuses arguments; tfdeps get (human output) ignores
-		// them as it always has.
-		view.Diagnostics(hcl.Diagnostics{errorDiag("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")})
+	if _, err := manifest.Read(filepath.Join(modulesDir(m), manifest.FileName)); err != nil {
+		// tofu's configuration loader fails on it, reported twice.
+		msg := "failed to read module manifest: " + err.Error()
+		mi.view.Diagnostics(hcl.Diagnostics{errorDiag("Failed to create the config loader", msg), errorDiag(msg, "")})
 		return 1
 	}
 	varOpts, varDiags := vars.configOptions(m)
 	if varDiags.HasErrors() {
-		if json {
-			view.Diagnostics(varDiags)
+		if _, human := mi.view.(*plainView); !human {
+			mi.view.Diagnostics(varDiags)
 			return 1
 		}
 		return printVarErrors(m, vars, varDiags)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	mi := &moduleInstall{get: true, m: m, testsDir: testsDir, upgrade: update, view: view, registry: newModuleRegistry(m, cfg), vars: varOpts}
+	mi.vars = varOpts
+	mi.registry = newModuleRegistry(m, cfg)
+	root, diags := config.LoadDir(".", m.configOptions(append([]config.Option{config.WithTestsDir(mi.testsDir)}, mi.vars...)...)...)
+	if root == nil {
+		mi.view.Diagnostics(diags)
+		return 1
+	}
+	diags = mi.install(ctx, root, diags)
+	mi.view.Diagnostics(diags)
+	if diags.HasErrors() {
+		return 1
+	}
+	return 0
+}
+
+// terraformGet is terraform get: a root module with errors stops it,
+// and so does its required_version.
+func (mi *moduleInstall) terraformGet(ctx context.Context, vars *varFlags) int {
+	m := mi.m
+	varOpts, varDiags := vars.configOptions(m)
+	if varDiags.HasErrors() {
+		return printVarErrors(m, vars, varDiags)
+	}
+	mi.vars = varOpts
+	view := &plainView{m: m, get: true}
+	mi.view = view
+	cfg := loadCLIConfig(m, m.cliConfigOptions())
+	mi.registry = newModuleRegistry(m, cfg)
 	root, diags := mi.loadRoot()
 	if diags.HasErrors() {
 		view.Diagnostics(diags)
 		return 1
 	}
-	if d := root.CheckTerraformCore(m.Version(), "", ""); m.Flavour == flavour.Terraform && d.HasErrors() {
+	if d := root.CheckTerraformCore(m.Version(), "", ""); d.HasErrors() {
 		// terraform get checks the root module's required_version first.
 		view.Diagnostics(d)
 		return 1
 	}
-	if !hasModuleCalls(root) {
-		view.Diagnostics(diags)
-		return 0
-	}
+	// Without module calls, terraform get too writes the manifest of the
+	// root module alone.
 	diags = append(diags, mi.install(ctx, root, nil)...)
 	view.Diagnostics(diags)
 	if diags.HasErrors() {
 		return 1
 	}
 	return 0
+}
+
+// getTreeChecks are the checks tofu get's installer makes while building
+// the tree: those of child modules first; when they find no error, those
+// of provider names and configurations.
+func getTreeChecks(tree *config.Tree) hcl.Diagnostics {
+	diags := requirements.CheckChildModules(tree)
+	if diags.HasErrors() {
+		return diags
+	}
+	return append(diags, requirements.Check(tree)...)
 }

@@ -44,7 +44,14 @@ Options:
                         required too. Default: terraform.tfstate, or the
                         current workspace's state file.
 
+  -input=false          Do not ask on standard input for the values of
+                        required variables that loading needs (module
+                        sources and versions); fail instead, as -json does.
+
   -json                 Print one JSON object per line instead of text.
+
+  -json-into=FILE       Print text, and write the -json lines into FILE
+                        (not in the Terraform flavour).
 
   -no-color             Plain text output: no colour and no live display.
 `
@@ -61,6 +68,8 @@ type initOptions struct {
 	backend    bool
 	vars       *varFlags
 	get        bool
+	input      bool
+	jsonInto   jsonIntoFlag
 }
 
 type stringList []string
@@ -80,16 +89,20 @@ func runInit(m *Meta, args []string) int {
 	fs.BoolVar(&o.json, "json", false, "")
 	fs.BoolVar(&o.noColor, "no-color", !m.Color, "")
 	o.vars = addVarFlags(m, fs)
-	var ignored bool
-	fs.BoolVar(&ignored, "input", false, "")
+	fs.BoolVar(&o.input, "input", true, "")
 	fs.BoolVar(&o.backend, "backend", true, "")
 	fs.BoolVar(&o.get, "get", true, "")
+	o.jsonInto.register(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return usageError(m, fs, unexpectedArgumentDiag())
 	}
+	if code, ok := o.jsonInto.open(m, fs); !ok {
+		return code
+	}
+	defer o.jsonInto.close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	return (&initRun{m: m, opts: o}).run(ctx)
@@ -108,27 +121,38 @@ type initRun struct {
 
 func (r *initRun) newView() initView {
 	m := r.m
+	var human initView = &plainView{m: m}
 	switch {
 	case r.opts.json:
-		return newJSONView(m)
+		// With -json-into too (an error), tofu writes to both.
+		human = newJSONView(m)
 	case !r.opts.noColor && m.Getenv("CI") == "" && m.IsTerminal(m.Stdout):
-		return newLiveView(m)
+		human = newLiveView(m)
 	}
-	return &plainView{m: m}
+	if f := r.opts.jsonInto.file; f != nil {
+		return &teeView{human: human, json: newJSONViewTo(m, f)}
+	}
+	return human
 }
 
 func (r *initRun) run(ctx context.Context) int {
 	m := r.m
+	// OpenTofu prints the CLI configuration's problems before the command
+	// starts, so before the -json version line.
+	cliOpts := m.cliConfigOptions()
+	cfg := loadCLIConfig(m, cliOpts)
 	r.view = r.newView()
 	defer r.view.Close()
+	if r.opts.json && r.opts.jsonInto.file != nil {
+		r.view.Diagnostics(jsonIntoConflict())
+		return 1
+	}
 	release, code := acquireWorkdirLock(ctx, m, r.view)
 	if release == nil {
 		return code
 	}
 	defer release()
 
-	cliOpts := m.cliConfigOptions()
-	cfg := loadCLIConfig(m, cliOpts)
 	if d := storePluginDirs(m, r.opts.pluginDirs); d != nil {
 		r.view.Diagnostics(hcl.Diagnostics{d})
 		return 1
@@ -141,6 +165,9 @@ func (r *initRun) run(ctx context.Context) int {
 	if diags.HasErrors() {
 		r.view.Diagnostics(r.withConfigErrorText(diags))
 		return 1
+	}
+	if m.Flavour == flavour.OpenTofu && !r.opts.json && inputEnabled(m, r.opts.input) {
+		r.opts.vars.values.SetPrompt(m.promptVariable)
 	}
 	if d := m.terraformRootCoreDiags(varOpts...); d.HasErrors() {
 		r.view.Diagnostics(d)

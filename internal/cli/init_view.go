@@ -149,21 +149,21 @@ type jsonView struct {
 	mu  sync.Mutex
 	m   *Meta
 	now func() time.Time
+	// out receives the lines (nil: stdout; the -json-into file).
+	out io.Writer
 	// kept: see plainView.
 	kept map[string]*hcl.File
 	// bare leaves out the "tfdeps" key: get and providers lock print
 	// exactly OpenTofu's lines.
 	bare bool
-	// out receives the lines: stdout, or the file named by -json-into.
-	out io.Writer
 }
 
 // jsonUIVersion is the version of OpenTofu's machine-readable UI.
 const jsonUIVersion = "1.2"
 
-func newJSONView(m *Meta) *jsonView { return newJSONViewTo(m, m.Stdout) }
+func newJSONView(m *Meta) *jsonView { return newJSONViewTo(m, nil) }
 
-// newJSONViewTo is a JSON view whose lines go to out.
+// newJSONViewTo is the JSON view writing to out (nil: stdout).
 func newJSONViewTo(m *Meta, out io.Writer) *jsonView {
 	v := &jsonView{m: m, now: time.Now, out: out}
 	if m.Flavour == flavour.Terraform {
@@ -206,7 +206,11 @@ func (v *jsonView) write(level, message string, extra map[string]any) {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.out.Write(buf.Bytes())
+	out := v.out
+	if out == nil {
+		out = v.m.Stdout
+	}
+	out.Write(buf.Bytes())
 }
 
 // JSONMessage writes a progress message for any part of init (the module
@@ -254,10 +258,14 @@ var jsonLevels = map[string]string{
 func (v *jsonView) Event(kind, provider, version, text string) {
 	if kind == "warning" {
 		// tofu prints an authentication warning (the expired-key line)
-		// straight to stdout, as it is, between the JSON lines.
+		// straight to stdout, as it is, between the JSON lines; not into
+		// a -json-into file (the human view beside it prints it).
+		if v.out != nil {
+			return
+		}
 		v.mu.Lock()
 		defer v.mu.Unlock()
-		fmt.Fprintln(v.out, text)
+		fmt.Fprintln(v.m.Stdout, text)
 		return
 	}
 	level := jsonLevels[kind]

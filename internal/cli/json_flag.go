@@ -17,17 +17,15 @@ import (
 // stay undefined and are refused as any unknown flag is.
 type jsonFlags struct {
 	json bool
-	into string
-	// file is the opened -json-into file.
-	file *os.File
+	into jsonIntoFlag
 }
 
 func addJSONFlags(m *Meta, fs *flag.FlagSet) *jsonFlags {
 	j := &jsonFlags{}
 	if m.Flavour != flavour.Terraform {
 		fs.BoolVar(&j.json, "json", false, "")
-		fs.StringVar(&j.into, "json-into", "", "")
 	}
+	j.into.register(m, fs)
 	return j
 }
 
@@ -62,42 +60,44 @@ func flagParseDiag(err error) *hcl.Diagnostic {
 	return errorDiag("Failed to parse command-line flags", err.Error())
 }
 
-// open opens the -json-into file, truncating it, as tofu does (even when
-// -json makes the pair an error). Its problems are reported as tofu's:
-// with -json as JSON lines, else as an argument error with the help
-// text; false means the command must stop with the exit code.
+// open opens the -json-into file (jsonIntoFlag.open). With -json as well,
+// tofu still opens (truncates) it, then reports the pair as an error in
+// JSON, on stdout and into the file; false means the command must stop
+// with the exit code.
 func (j *jsonFlags) open(m *Meta, fs *flag.FlagSet) (int, bool) {
+	if !j.json || j.into.path == "" {
+		return j.into.open(m, fs)
+	}
 	var diags hcl.Diagnostics
-	if j.into != "" {
-		f, err := os.OpenFile(j.into, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)
-		if err != nil {
-			diags = append(diags, errorDiag("Invalid argument", fmt.Sprintf(
-				"Unable to open the file %q specified by -json-into for writing: %s", j.into, err)))
-		} else {
-			j.file = f
-		}
-		if j.json {
-			diags = append(diags, errorDiag("Invalid output format", "The -json and -json-into arguments are mutually exclusive"))
-		}
+	f, err := os.OpenFile(j.into.path, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		diags = append(diags, errorDiag("Invalid argument", fmt.Sprintf(
+			"Unable to open the file %q specified by -json-into for writing: %s", j.into.path, err)))
 	}
-	switch {
-	case !diags.HasErrors():
-		return 0, true
-	case j.json:
-		newBareJSONView(m).Diagnostics(diags)
-	default:
-		usageError(m, fs, diags[0])
+	diags = append(diags, jsonIntoConflict()...)
+	newBareJSONView(m).Diagnostics(diags)
+	if f != nil {
+		into := newJSONViewTo(m, f)
+		into.bare = true
+		into.Diagnostics(diags)
+		f.Close()
 	}
-	j.close()
 	return 1, false
 }
 
 // close closes the -json-into file, if any.
-func (j *jsonFlags) close() {
-	if j.file != nil {
-		j.file.Close()
-		j.file = nil
+func (j *jsonFlags) close() { j.into.close() }
+
+// initView is the view of get the flags select: human (given), -json's,
+// or human with the JSON lines into the -json-into file.
+func (j *jsonFlags) initView(m *Meta, human initView) initView {
+	switch {
+	case j.json:
+		return newBareJSONView(m)
+	case j.into.file != nil:
+		return &teeView{human: human, json: j.intoView(m)}
 	}
+	return human
 }
 
 // newBareJSONView is the JSON view of get and providers lock: OpenTofu's
@@ -110,7 +110,7 @@ func newBareJSONView(m *Meta) *jsonView {
 
 // intoView is the JSON view writing into the -json-into file.
 func (j *jsonFlags) intoView(m *Meta) *jsonView {
-	v := newJSONViewTo(m, j.file)
+	v := newJSONViewTo(m, j.into.file)
 	v.bare = true
 	return v
 }
@@ -119,44 +119,5 @@ func (j *jsonFlags) intoView(m *Meta) *jsonView {
 func (v *jsonView) keepFiles(files map[string]*hcl.File) {
 	for name, f := range files {
 		v.keepSource(f, name)
-	}
-}
-
-// initViews shows everything in each of its views (-json-into).
-type initViews []initView
-
-func (vs initViews) Event(kind, provider, version, text string) {
-	for _, v := range vs {
-		v.Event(kind, provider, version, text)
-	}
-}
-
-func (vs initViews) Progress(provider, version string, done, total int64) {
-	for _, v := range vs {
-		v.Progress(provider, version, done, total)
-	}
-}
-
-func (vs initViews) Message(kind, text string, toStderr bool) {
-	for _, v := range vs {
-		v.Message(kind, text, toStderr)
-	}
-}
-
-func (vs initViews) Diagnostics(diags hcl.Diagnostics) {
-	for _, v := range vs {
-		v.Diagnostics(diags)
-	}
-}
-
-func (vs initViews) Text(level, kind, human, machine string) {
-	for _, v := range vs {
-		v.Text(level, kind, human, machine)
-	}
-}
-
-func (vs initViews) Close() {
-	for _, v := range vs {
-		v.Close()
 	}
 }

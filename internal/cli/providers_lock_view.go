@@ -39,7 +39,7 @@ func newLockView(m *Meta, jf *jsonFlags) lockView {
 	if jf.json {
 		v = &lockJSONView{v: newBareJSONView(m)}
 	}
-	if jf.file != nil {
+	if jf.into.file != nil {
 		v = lockViews{v, &lockJSONView{v: jf.intoView(m), into: true}}
 	}
 	return v

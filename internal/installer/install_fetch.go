@@ -78,9 +78,11 @@ func (t *fetchTask) install(ctx context.Context) ([]hashes.Hash, *freshInstall, 
 		preferred = nil
 	}
 
-	in.Target.cleanStaleStaging(t.p, t.v, t.platform())
 	if in.Cache != nil {
+		in.Target.cleanStaleStaging(t.p, t.v, t.platform(), *in.Cache)
 		in.Cache.cleanStaleStaging(t.p, t.v, t.platform())
+	} else {
+		in.Target.cleanStaleStaging(t.p, t.v, t.platform())
 	}
 
 	// Step 1: already in the target directory.
