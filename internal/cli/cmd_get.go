@@ -56,6 +56,13 @@ func runGet(m *Meta, args []string) int {
 	defer stop()
 	mi := &moduleInstall{get: true, m: m, testsDir: testsDir, upgrade: update}
 	if m.Flavour == flavour.Terraform {
+		if fs.NArg() > 0 {
+			// terraform get: the diagnostic alone, no help text.
+			p := newDiagPrinter(m, nil)
+			p.extraNewline = true
+			p.Print(hcl.Diagnostics{errorDiag("Too many command line arguments", "Expected no positional arguments. Did you mean to use -chdir?")})
+			return 1
+		}
 		return mi.terraformGet(ctx, vars)
 	}
 	// The CLI configuration's problems come first (tofu's main), then the
@@ -66,10 +73,15 @@ func runGet(m *Meta, args []string) int {
 	}
 	defer jf.close()
 	mi.view = jf.initView(m, &plainView{m: m, get: true})
-	if jf.json && fs.NArg() > 0 {
-		// tofu get refuses arguments; without -json tfdeps ignores them.
-		mi.view.Diagnostics(hcl.Diagnostics{errorDiag("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")})
-		return 1
+	if fs.NArg() > 0 {
+		// tofu get refuses arguments: with -json as a JSON line, else as
+		// an argument error with the help text.
+		d := errorDiag("Unexpected argument", "Too many command line arguments. Did you mean to use -chdir?")
+		if jf.json {
+			mi.view.Diagnostics(hcl.Diagnostics{d})
+			return 1
+		}
+		return usageError(m, fs, d)
 	}
 	return mi.tofuGet(ctx, vars, cfg)
 }
