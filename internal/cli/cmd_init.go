@@ -61,6 +61,7 @@ type initOptions struct {
 	backend    bool
 	vars       *varFlags
 	get        bool
+	backendFlags
 }
 
 type stringList []string
@@ -84,11 +85,14 @@ func runInit(m *Meta, args []string) int {
 	fs.BoolVar(&ignored, "input", false, "")
 	fs.BoolVar(&o.backend, "backend", true, "")
 	fs.BoolVar(&o.get, "get", true, "")
-	if code, ok := parseFlags(m, fs, args); !ok {
-		return code
+	o.backendFlags.register(fs, m.Flavour)
+	diags, help := parseInitArgs(m, fs, &o, args)
+	if help {
+		fs.Usage()
+		return 0
 	}
-	if fs.NArg() > 0 {
-		return usageError(m, fs, unexpectedArgumentDiag())
+	if diags.HasErrors() {
+		return initArgsError(m, fs, o, diags)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -158,13 +162,18 @@ func (r *initRun) run(ctx context.Context) int {
 	if stop {
 		return 1
 	}
+	backendDiags := r.backendConfigDiags()
+	if backendDiags.HasErrors() {
+		r.view.Diagnostics(append(moduleWarnings, backendDiags...))
+		return 1
+	}
 	statePath := r.opts.statePath
 	if statePath == "" {
 		statePath = defaultStatePath(m)
 	}
 	reqs, loadDiags := loadRequirements(m, r.opts.testsDir, statePath, varOpts...)
 	diags = withRootWarningsAgain(m, r.opts.testsDir, append(diags, loadDiags...))
-	diags = append(moduleWarnings, diags...)
+	diags = append(append(moduleWarnings, backendDiags...), diags...)
 	if d := m.terraformCoreDiags(reqs.Tree); d.HasErrors() {
 		r.afterModulesTerraform()
 		r.view.Diagnostics(d)
