@@ -108,6 +108,9 @@ type initRun struct {
 	// builds the tree twice (installing, then loading) and reports the
 	// tree checks' warnings twice.
 	installedModules bool
+	// rootForBackend is the root module as read for -backend-config's
+	// checks (loaded once, when that flag is given).
+	rootForBackend *rootOnce
 }
 
 func (r *initRun) newView() initView {
@@ -164,6 +167,7 @@ func (r *initRun) run(ctx context.Context) int {
 	}
 	backendDiags := r.backendConfigDiags()
 	if backendDiags.HasErrors() {
+		r.afterBackendTerraform()
 		r.view.Diagnostics(append(moduleWarnings, backendDiags...))
 		return 1
 	}

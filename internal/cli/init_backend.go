@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -29,13 +30,13 @@ func (r *initRun) backendConfigDiags() hcl.Diagnostics {
 	if len(o.configs) == 0 || !o.backend {
 		return nil
 	}
-	root, diags := config.LoadDir(".", r.m.configOptions(config.WithTestsDir(""))...)
-	if diags.HasErrors() || root == nil {
+	root := r.backendRoot()
+	if root == nil {
 		// The configuration's errors are reported by the run itself.
 		return nil
 	}
 	switch {
-	case root.Cloud != nil && o.cloud:
+	case r.cloudRefusesBackendConfig():
 		kind := "cloud backend-based"
 		if r.m.Flavour == flavour.Terraform {
 			kind = "HCP Terraform-based"
@@ -52,7 +53,7 @@ func (r *initRun) backendConfigDiags() hcl.Diagnostics {
 	if k, ok := r.view.(interface{ keepSource(*hcl.File, string) }); ok {
 		keep = k.keepSource
 	}
-	return checkBackendConfigArgs(o.configs, schema, keep)
+	return checkBackendConfigArgs(r.m.Getwd, o.configs, schema, keep)
 }
 
 // checkBackendConfigArgs checks each -backend-config value: a value
@@ -60,8 +61,9 @@ func (r *initRun) backendConfigDiags() hcl.Diagnostics {
 // a file of arguments (HCL, or JSON when its name ends in .json) that
 // must parse and fit the schema. A nil schema is unknown: only files
 // are read and parsed. A single empty value clears the overrides. keep
-// receives each file parsed, for the snippets of its diagnostics.
-func checkBackendConfigArgs(values []string, schema *hcl.BodySchema, keep func(*hcl.File, string)) hcl.Diagnostics {
+// receives each file parsed, for the snippets of its diagnostics; file
+// names are made relative to the working directory (getwd).
+func checkBackendConfigArgs(getwd func() (string, error), values []string, schema *hcl.BodySchema, keep func(*hcl.File, string)) hcl.Diagnostics {
 	if len(values) == 1 && values[0] == "" {
 		return nil
 	}
@@ -76,6 +78,7 @@ func checkBackendConfigArgs(values []string, schema *hcl.BodySchema, keep func(*
 			}
 			continue
 		}
+		v = normalizePath(getwd, v)
 		src, err := os.ReadFile(v)
 		if err != nil {
 			diags = append(diags, errorDiag("Failed to read file", fmt.Sprintf("The file %q could not be read.", v)))
@@ -126,4 +129,84 @@ terraform {
 However, if you intended to override a defined backend, please verify that
 the backend configuration is present and valid.
 `}
+}
+
+// afterBackendTerraform ends the backend's section as terraform init does
+// when it stops on the backend's errors: with an empty line (and another
+// after the modules' section, when modules were installed).
+func (r *initRun) afterBackendTerraform() {
+	if r.m.Flavour != flavour.Terraform {
+		return
+	}
+	if !r.installedModules {
+		r.view.Message("empty_line", "", false)
+	}
+	r.afterModulesTerraform()
+}
+
+// rootOnce is the root module, loaded at most once.
+type rootOnce struct {
+	loaded bool
+	root   *config.Module
+}
+
+// backendRoot is the root module when -backend-config was given (nil
+// without it, or when the root module has errors).
+func (r *initRun) backendRoot() *config.Module {
+	if len(r.opts.configs) == 0 || !r.opts.backend {
+		return nil
+	}
+	if r.rootForBackend == nil {
+		r.rootForBackend = &rootOnce{}
+	}
+	if !r.rootForBackend.loaded {
+		root, diags := config.LoadDir(".", r.m.configOptions(config.WithTestsDir(""))...)
+		if !diags.HasErrors() {
+			r.rootForBackend.root = root
+		}
+		r.rootForBackend.loaded = true
+	}
+	return r.rootForBackend.root
+}
+
+// cloudRefusesBackendConfig reports -backend-config given for a root
+// module with a cloud block (and without -cloud=false), which both
+// reference tools refuse in their cloud section, before any network.
+func (r *initRun) cloudRefusesBackendConfig() bool {
+	root := r.backendRoot()
+	return root != nil && root.Cloud != nil && r.opts.cloud && r.opts.backend
+}
+
+// backendHeaderEvent prints the header of init's backend section: for a
+// cloud block whose -backend-config init refuses, the cloud section's
+// (OpenTofu: "Initializing cloud backend...", Terraform: "Initializing
+// HCP Terraform..."); tfdeps otherwise prints the backend's whatever the
+// block, as it does not initialise backends.
+func (r *initRun) backendHeaderEvent() {
+	if !r.cloudRefusesBackendConfig() {
+		r.view.Event("init_backend", "", "", initBackendText)
+		return
+	}
+	text := "\n[reset][bold]Initializing cloud backend..."
+	if r.m.Flavour == flavour.Terraform {
+		text = "\n[reset][bold]Initializing HCP Terraform..."
+	}
+	r.view.Event("init_cloud", "", "", text)
+}
+
+// normalizePath makes path relative to the working directory, as both
+// reference tools name the files given on their command line.
+func normalizePath(getwd func() (string, error), path string) string {
+	wd, err := getwd()
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(wd, path)
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	return rel
 }
