@@ -44,6 +44,26 @@ Options:
                         required too. Default: terraform.tfstate, or the
                         current workspace's state file.
 
+  -backend=false        Do not check -backend-config (tfdeps never initialises
+                        the backend). Alias: -cloud=false.
+
+  -backend-config=PATH or -backend-config=KEY=VALUE
+                        Checked as "tofu init" checks it before initialising
+                        the backend: files must be readable and parse, and
+                        fit the local backend; a warning without a backend
+                        block. Otherwise ignored. May be repeated.
+
+  -reconfigure, -migrate-state, -force-copy, -lock=BOOL,
+  -lock-timeout=DURATION, -ignore-remote-version
+                        Accepted and validated as "tofu init" does
+                        (-reconfigure and -migrate-state exclude each other);
+                        no effect, as tfdeps does not initialise backends.
+
+  -target=ADDR, -compact-warnings=BOOL, -create-default-workspace=BOOL,
+  -enable-pluggable-state-storage-experiment
+                        With -compat=terraform only: accepted and validated
+                        as "terraform init" does; no effect.
+
   -json                 Print one JSON object per line instead of text.
 
   -no-color             Plain text output: no colour and no live display.
