@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"os"
 	"os/signal"
 	"strings"
@@ -92,6 +93,22 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 // runInit implements "tfdeps init".
 func runInit(m *Meta, args []string) int {
 	var o initOptions
+	fs := newInitFlagSet(m, &o)
+	diags, help := parseInitArgs(m, fs, &o, args)
+	if help {
+		fs.Usage()
+		return 0
+	}
+	if diags.HasErrors() {
+		return initArgsError(m, fs, o, diags)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return (&initRun{m: m, opts: o}).run(ctx)
+}
+
+// newInitFlagSet is init's flag set, parsing into o.
+func newInitFlagSet(m *Meta, o *initOptions) *flag.FlagSet {
 	fs := newFlagSet(m, "init", initUsage)
 	fs.BoolVar(&o.upgrade, "upgrade", false, "")
 	fs.StringVar(&o.lockfile, "lockfile", "", "")
@@ -106,17 +123,7 @@ func runInit(m *Meta, args []string) int {
 	fs.BoolVar(&o.backend, "backend", true, "")
 	fs.BoolVar(&o.get, "get", true, "")
 	o.backendFlags.register(fs, m.Flavour)
-	diags, help := parseInitArgs(m, fs, &o, args)
-	if help {
-		fs.Usage()
-		return 0
-	}
-	if diags.HasErrors() {
-		return initArgsError(m, fs, o, diags)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	return (&initRun{m: m, opts: o}).run(ctx)
+	return fs
 }
 
 // initRun is one execution of init.

@@ -116,7 +116,7 @@ func hasAttribute(schema *hcl.BodySchema, name string) bool {
 // missingBackendDiag is the warning for -backend-config without a
 // backend block (the same words in OpenTofu and Terraform).
 func missingBackendDiag() *hcl.Diagnostic {
-	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Missing backend configuration", Detail: `-backend-config was used without a "backend" block in the configuration.
+	return warningDiag("Missing backend configuration", `-backend-config was used without a "backend" block in the configuration.
 
 If you intended to override the default local backend configuration,
 no action is required, but you may add an explicit backend block to your
@@ -128,7 +128,7 @@ terraform {
 
 However, if you intended to override a defined backend, please verify that
 the backend configuration is present and valid.
-`}
+`)
 }
 
 // afterBackendTerraform ends the backend's section as terraform init does
