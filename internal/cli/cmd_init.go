@@ -67,6 +67,9 @@ Options:
 
   -json                 Print one JSON object per line instead of text.
 
+  -json-into=FILE       Print the text output, and write the JSON lines to
+                        FILE too (not with -json; not with -compat=terraform).
+
   -no-color             Plain text output: no colour and no live display.
 `
 
@@ -98,6 +101,9 @@ func runInit(m *Meta, args []string) int {
 	if help {
 		fs.Usage()
 		return 0
+	}
+	if o.jsonFile != nil {
+		defer o.jsonFile.Close()
 	}
 	if diags.HasErrors() {
 		return initArgsError(m, fs, o, diags)
@@ -141,6 +147,13 @@ type initRun struct {
 }
 
 func (r *initRun) newView() initView {
+	if r.opts.jsonFile != nil {
+		return &teeView{initView: r.humanOrJSONView(), json: jsonIntoView(r.m, r.opts.jsonFile)}
+	}
+	return r.humanOrJSONView()
+}
+
+func (r *initRun) humanOrJSONView() initView {
 	m := r.m
 	switch {
 	case r.opts.json:

@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"flag"
+	"fmt"
+	"os"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -14,7 +16,8 @@ import (
 // tfdeps accepts so that "tofu init" (or "terraform init") command lines
 // work unchanged. tfdeps does not initialise backends: these flags are
 // validated as the reference validates them, -backend-config is read
-// (initBackendChecks) and otherwise they have no effect.
+// (backendConfigDiags) and otherwise they have no effect. (-json-into,
+// OpenTofu's, is here too: it is parsed and checked with them.)
 type backendFlags struct {
 	configs                                            []string // -backend-config, in order
 	reconfigure, migrateState, forceCopy, ignoreRemote bool
@@ -24,6 +27,11 @@ type backendFlags struct {
 	// backendSet and cloudSet report -backend and -cloud on the command
 	// line: they are aliases, and only one may be given.
 	backendSet, cloudSet bool
+
+	// jsonInto is OpenTofu's -json-into=FILE: the JSON output goes to
+	// FILE too, beside the human output; jsonFile is FILE once open.
+	jsonInto string
+	jsonFile *os.File
 
 	// Terraform's own flags.
 	targets                []string
@@ -42,6 +50,9 @@ func (b *backendFlags) register(fs *flag.FlagSet, f flavour.Flavour) {
 	fs.BoolVar(&b.lock, "lock", true, "")
 	fs.DurationVar(&b.lockTimeout, "lock-timeout", 0, "")
 	fs.BoolVar(&b.cloud, "cloud", true, "")
+	if f != flavour.Terraform {
+		fs.StringVar(&b.jsonInto, "json-into", "", "")
+	}
 	if f == flavour.Terraform {
 		fs.Var((*stringList)(&b.targets), "target", "")
 		fs.BoolVar(&b.compactWarnings, "compact-warnings", false, "")
@@ -79,6 +90,7 @@ func parseInitArgs(m *Meta, fs *flag.FlagSet, o *initOptions, args []string) (di
 	if m.Flavour == flavour.Terraform {
 		return append(diags, terraformInitArgDiags(m, fs, o, diags.HasErrors())...), false
 	}
+	diags = append(diags, b.openJSONInto(o.json)...)
 	if diags.HasErrors() {
 		return diags, false
 	}
@@ -93,6 +105,27 @@ func parseInitArgs(m *Meta, fs *flag.FlagSet, o *initOptions, args []string) (di
 		diags = append(diags, unexpectedArgumentDiag())
 	}
 	return diags, false
+}
+
+// openJSONInto opens -json-into's file as tofu does, even when other
+// arguments are wrong: created or truncated, mode 0600. It is written as
+// a stream (it may be a pipe or /dev/stderr), not replaced atomically.
+// -json and -json-into exclude each other (the file is opened first).
+func (b *backendFlags) openJSONInto(json bool) hcl.Diagnostics {
+	if b.jsonInto == "" {
+		return nil
+	}
+	var diags hcl.Diagnostics
+	f, err := os.OpenFile(b.jsonInto, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		diags = append(diags, errorDiag("Invalid argument", fmt.Sprintf("Unable to open the file %q specified by -json-into for writing: %s", b.jsonInto, err)))
+	} else {
+		b.jsonFile = f
+	}
+	if json {
+		diags = append(diags, errorDiag("Invalid output format", "The -json and -json-into arguments are mutually exclusive"))
+	}
+	return diags
 }
 
 // resolveAlias gives -backend the value of -cloud when only -cloud was
@@ -148,6 +181,9 @@ func terraformInitArgDiags(m *Meta, fs *flag.FlagSet, o *initOptions, parseFaile
 // -json was given before the problem, when it prints them as JSON alone;
 // Terraform prints them alone, as text or JSON.
 func initArgsError(m *Meta, fs *flag.FlagSet, o initOptions, diags hcl.Diagnostics) int {
+	if o.jsonFile != nil {
+		jsonIntoView(m, o.jsonFile).Diagnostics(diags)
+	}
 	if !o.json && m.Flavour != flavour.Terraform {
 		p := newDiagPrinter(m, nil)
 		p.extraNewline = true
@@ -156,7 +192,7 @@ func initArgsError(m *Meta, fs *flag.FlagSet, o initOptions, diags hcl.Diagnosti
 		return 1
 	}
 	r := &initRun{m: m, opts: o}
-	v := r.newView()
+	v := r.humanOrJSONView()
 	v.Diagnostics(diags)
 	v.Close()
 	return 1
