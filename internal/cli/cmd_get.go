@@ -79,13 +79,13 @@ func (mi *moduleInstall) tofuGet(ctx context.Context, vars *varFlags, json bool,
 	switch {
 	case json && jsonInto != nil:
 		// An error, which tofu writes to both.
-		mi.view = &teeView{human: newJSONView(m), json: newJSONViewTo(m, jsonInto)}
+		mi.view = &teeView{initView: newJSONView(m), json: newJSONViewTo(m, jsonInto)}
 		mi.view.Diagnostics(jsonIntoConflict())
 		return 1
 	case json:
 		mi.view = newJSONView(m)
 	case jsonInto != nil:
-		mi.view = &teeView{human: &plainView{m: m, get: true}, json: newJSONViewTo(m, jsonInto)}
+		mi.view = &teeView{initView: &plainView{m: m, get: true}, json: newJSONViewTo(m, jsonInto)}
 	default:
 		mi.view = &plainView{m: m, get: true}
 	}
