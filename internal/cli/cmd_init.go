@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"os"
 	"os/signal"
 	"strings"
@@ -48,10 +49,30 @@ Options:
                         required variables that loading needs (module
                         sources and versions); fail instead, as -json does.
 
+  -backend=false        Do not check -backend-config (tfdeps never initialises
+                        the backend). Alias: -cloud=false.
+
+  -backend-config=PATH or -backend-config=KEY=VALUE
+                        Checked as "tofu init" checks it before initialising
+                        the backend: files must be readable and parse, and
+                        fit the local backend; a warning without a backend
+                        block. Otherwise ignored. May be repeated.
+
+  -reconfigure, -migrate-state, -force-copy, -lock=BOOL,
+  -lock-timeout=DURATION, -ignore-remote-version
+                        Accepted and validated as "tofu init" does
+                        (-reconfigure and -migrate-state exclude each other);
+                        no effect, as tfdeps does not initialise backends.
+
+  -target=ADDR, -compact-warnings=BOOL, -create-default-workspace=BOOL,
+  -enable-pluggable-state-storage-experiment
+                        With -compat=terraform only: accepted and validated
+                        as "terraform init" does; no effect.
+
   -json                 Print one JSON object per line instead of text.
 
-  -json-into=FILE       Print text, and write the -json lines into FILE
-                        (not in the Terraform flavour).
+  -json-into=FILE       Print the text output, and write the JSON lines to
+                        FILE too (not with -json; not with -compat=terraform).
 
   -no-color             Plain text output: no colour and no live display.
 `
@@ -69,7 +90,7 @@ type initOptions struct {
 	vars       *varFlags
 	get        bool
 	input      bool
-	jsonInto   jsonIntoFlag
+	backendFlags
 }
 
 type stringList []string
@@ -80,6 +101,25 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 // runInit implements "tfdeps init".
 func runInit(m *Meta, args []string) int {
 	var o initOptions
+	fs := newInitFlagSet(m, &o)
+	diags, help := parseInitArgs(m, fs, &o, args)
+	if help {
+		fs.Usage()
+		return 0
+	}
+	if o.jsonFile != nil {
+		defer o.jsonFile.Close()
+	}
+	if diags.HasErrors() {
+		return initArgsError(m, fs, o, diags)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return (&initRun{m: m, opts: o}).run(ctx)
+}
+
+// newInitFlagSet is init's flag set, parsing into o.
+func newInitFlagSet(m *Meta, o *initOptions) *flag.FlagSet {
 	fs := newFlagSet(m, "init", initUsage)
 	fs.BoolVar(&o.upgrade, "upgrade", false, "")
 	fs.StringVar(&o.lockfile, "lockfile", "", "")
@@ -92,20 +132,8 @@ func runInit(m *Meta, args []string) int {
 	fs.BoolVar(&o.input, "input", true, "")
 	fs.BoolVar(&o.backend, "backend", true, "")
 	fs.BoolVar(&o.get, "get", true, "")
-	o.jsonInto.register(m, fs)
-	if code, ok := parseFlags(m, fs, args); !ok {
-		return code
-	}
-	if fs.NArg() > 0 {
-		return usageError(m, fs, unexpectedArgumentDiag())
-	}
-	if code, ok := o.jsonInto.open(m, fs); !ok {
-		return code
-	}
-	defer o.jsonInto.close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	return (&initRun{m: m, opts: o}).run(ctx)
+	o.backendFlags.register(fs, m.Flavour)
+	return fs
 }
 
 // initRun is one execution of init.
@@ -117,9 +145,19 @@ type initRun struct {
 	// builds the tree twice (installing, then loading) and reports the
 	// tree checks' warnings twice.
 	installedModules bool
+	// rootForBackend is the root module as read for -backend-config's
+	// checks (loaded once, when that flag is given).
+	rootForBackend *rootOnce
 }
 
 func (r *initRun) newView() initView {
+	if r.opts.jsonFile != nil {
+		return &teeView{initView: r.humanOrJSONView(), json: newJSONViewTo(r.m, r.opts.jsonFile)}
+	}
+	return r.humanOrJSONView()
+}
+
+func (r *initRun) humanOrJSONView() initView {
 	m := r.m
 	var human initView = &plainView{m: m}
 	switch {
@@ -128,9 +166,6 @@ func (r *initRun) newView() initView {
 		human = newJSONView(m)
 	case !r.opts.noColor && m.Getenv("CI") == "" && m.IsTerminal(m.Stdout):
 		human = newLiveView(m)
-	}
-	if f := r.opts.jsonInto.file; f != nil {
-		return &teeView{human: human, json: newJSONViewTo(m, f)}
 	}
 	return human
 }
@@ -143,10 +178,6 @@ func (r *initRun) run(ctx context.Context) int {
 	cfg := loadCLIConfig(m, cliOpts)
 	r.view = r.newView()
 	defer r.view.Close()
-	if r.opts.json && r.opts.jsonInto.file != nil {
-		r.view.Diagnostics(jsonIntoConflict())
-		return 1
-	}
 	release, code := acquireWorkdirLock(ctx, m, r.view)
 	if release == nil {
 		return code
@@ -185,13 +216,19 @@ func (r *initRun) run(ctx context.Context) int {
 	if stop {
 		return 1
 	}
+	backendDiags := r.backendConfigDiags()
+	if backendDiags.HasErrors() {
+		r.afterBackendTerraform()
+		r.view.Diagnostics(append(moduleWarnings, backendDiags...))
+		return 1
+	}
 	statePath := r.opts.statePath
 	if statePath == "" {
 		statePath = defaultStatePath(m)
 	}
 	reqs, loadDiags := loadRequirements(m, r.opts.testsDir, statePath, varOpts...)
 	diags = withRootWarningsAgain(m, r.opts.testsDir, append(diags, loadDiags...))
-	diags = append(moduleWarnings, diags...)
+	diags = append(append(moduleWarnings, backendDiags...), diags...)
 	if d := m.terraformCoreDiags(reqs.Tree); d.HasErrors() {
 		r.afterModulesTerraform()
 		r.view.Diagnostics(d)

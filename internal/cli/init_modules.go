@@ -269,7 +269,7 @@ func (r *initRun) modulesHeader() {
 // error text, and leaves modules.json as it was.
 func (r *initRun) initModulesTerraform(ctx context.Context, mi *moduleInstall, root *config.Module, rootDiags hcl.Diagnostics) (hcl.Diagnostics, bool) {
 	if r.opts.backend {
-		r.view.Event("init_backend", "", "", initBackendText)
+		r.backendHeaderEvent()
 	}
 	r.modulesHeader()
 	if d := root.MissingConstVariables(); d.HasErrors() {

@@ -192,7 +192,7 @@ func (r *initRun) backendHeader(diags hcl.Diagnostics) {
 			return
 		}
 	}
-	r.view.Event("init_backend", "", "", initBackendText)
+	r.backendHeaderEvent()
 }
 
 // withRootWarningsAgain returns diags with the root module's own loader

@@ -100,7 +100,7 @@ func (v *plainView) keepSource(f *hcl.File, name string) {
 }
 
 // markupKinds are the events whose text carries colour markup.
-var markupKinds = map[string]bool{"init_providers": true, "init_backend": true, "init_modules": true}
+var markupKinds = map[string]bool{"init_providers": true, "init_backend": true, "init_cloud": true, "init_modules": true}
 
 func (v *plainView) Event(kind, provider, version, text string) {
 	text = v.layout(kind, v.m.words(text))

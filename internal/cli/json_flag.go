@@ -95,7 +95,7 @@ func (j *jsonFlags) initView(m *Meta, human initView) initView {
 	case j.json:
 		return newBareJSONView(m)
 	case j.into.file != nil:
-		return &teeView{human: human, json: j.intoView(m)}
+		return &teeView{initView: human, json: j.intoView(m)}
 	}
 	return human
 }

@@ -30,12 +30,23 @@ func (j *jsonIntoFlag) open(m *Meta, fs *flag.FlagSet) (int, bool) {
 	if j.path == "" {
 		return 0, true
 	}
-	f, err := os.OpenFile(j.path, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)
-	if err != nil {
-		return usageError(m, fs, errorDiag("Invalid argument", fmt.Sprintf("Unable to open the file %q specified by -json-into for writing: %s", j.path, err))), false
+	f, d := openJSONIntoFile(j.path)
+	if d != nil {
+		return usageError(m, fs, d), false
 	}
 	j.file = f
 	return 0, true
+}
+
+// openJSONIntoFile creates or truncates -json-into's file, mode 0600, as
+// tofu does. It is written as a stream (it may be a pipe or /dev/stderr),
+// not replaced atomically.
+func openJSONIntoFile(path string) (*os.File, *hcl.Diagnostic) {
+	f, err := os.OpenFile(path, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, errorDiag("Invalid argument", fmt.Sprintf("Unable to open the file %q specified by -json-into for writing: %s", path, err))
+	}
+	return f, nil
 }
 
 // close closes the file, if one was opened.
@@ -48,41 +59,4 @@ func (j *jsonIntoFlag) close() {
 // jsonIntoConflict is OpenTofu's error for -json with -json-into.
 func jsonIntoConflict() hcl.Diagnostics {
 	return hcl.Diagnostics{errorDiag("Invalid output format", "The -json and -json-into arguments are mutually exclusive")}
-}
-
-// teeView shows everything through a human view and writes it as JSON
-// lines into the -json-into file.
-type teeView struct {
-	human initView
-	json  *jsonView
-}
-
-func (v *teeView) Event(kind, provider, version, text string) {
-	v.human.Event(kind, provider, version, text)
-	v.json.Event(kind, provider, version, text)
-}
-
-func (v *teeView) Progress(provider, version string, done, total int64) {
-	v.human.Progress(provider, version, done, total)
-	v.json.Progress(provider, version, done, total)
-}
-
-func (v *teeView) Message(kind, text string, toStderr bool) {
-	v.human.Message(kind, text, toStderr)
-	v.json.Message(kind, text, toStderr)
-}
-
-func (v *teeView) Diagnostics(diags hcl.Diagnostics) {
-	v.human.Diagnostics(diags)
-	v.json.Diagnostics(diags)
-}
-
-func (v *teeView) Text(level, kind, human, machine string) {
-	v.human.Text(level, kind, human, machine)
-	v.json.Text(level, kind, human, machine)
-}
-
-func (v *teeView) Close() {
-	v.human.Close()
-	v.json.Close()
 }
