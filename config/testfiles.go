@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // TestFile is what the loader reads from a test file (.tftest.hcl,
@@ -22,15 +24,31 @@ type TestFile struct {
 }
 
 // TestRun is a run block; ModuleSource is its module { source } ("" when
-// the run tests the module under test itself).
+// the run tests the module under test itself) and ModuleVersion its
+// version constraint (ModuleHasVersion: the argument is set), which both
+// OpenTofu and Terraform apply when they install a registry module.
 type TestRun struct {
-	Name         string
-	ModuleSource string
-	DeclRange    hcl.Range
+	Name             string
+	ModuleSource     string
+	ModuleVersion    string
+	ModuleHasVersion bool
+	DeclRange        hcl.Range
 	// ModuleRange is the header of the run's module block (zero without one).
 	ModuleRange hcl.Range
 	// Providers is the run's providers map (nil without one).
 	Providers []PassedProviderConfig
+
+	// moduleSourceAddr is the canonical module source (Terraform only).
+	moduleSourceAddr string
+	// tf is what Terraform's file-level checks need (Terraform only).
+	tf *terraformRun
+}
+
+// runModule is a run block's decoded module block.
+type runModule struct {
+	source, version string
+	hasVersion      bool
+	addr            string // canonical source address (Terraform only)
 }
 
 // loadTestFiles reads and decodes the discovered test files, with the
@@ -48,14 +66,18 @@ func loadTestFiles(o options, files Files) (map[string]*TestFile, hcl.Diagnostic
 			})
 			continue
 		}
-		tf, tfDiags := decodeTestFile(name, src)
+		tf, tfDiags := decodeTestFile(name, src, o.flavour)
 		diags = append(diags, tfDiags...)
-		out[files.TestKeys[i]] = tf
+		if tf != nil {
+			out[files.TestKeys[i]] = tf
+		}
 	}
 	return out, diags
 }
 
-func decodeTestFile(name string, src []byte) (tf *TestFile, diags hcl.Diagnostics) {
+// decodeTestFile reads one test file as flavour f does; it returns nil when
+// Terraform drops the file (an invalid "test" block).
+func decodeTestFile(name string, src []byte, fl flavour.Flavour) (tf *TestFile, diags hcl.Diagnostics) {
 	tf = &TestFile{Name: name}
 	defer func() {
 		if r := recover(); r != nil {
@@ -66,12 +88,19 @@ func decodeTestFile(name string, src []byte) (tf *TestFile, diags hcl.Diagnostic
 			})
 		}
 	}()
-	f, diags := parseFile(name, src)
-	tf.HCL = f
-	if f == nil || f.Body == nil {
+	file, diags := parseFile(name, src)
+	tf.HCL = file
+	if file == nil || file.Body == nil {
 		return tf, diags
 	}
-	return tf, append(diags, tf.decode(f.Body)...)
+	if fl == flavour.Terraform {
+		keep, d := tf.decodeTerraform(file.Body)
+		if !keep {
+			return nil, append(diags, d...)
+		}
+		return tf, append(diags, d...)
+	}
+	return tf, append(diags, tf.decode(file.Body)...)
 }
 
 // TestFileNames returns the keys of m.Tests in order.

@@ -60,7 +60,7 @@ func (tf *TestFile) decode(body hcl.Body) hcl.Diagnostics {
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "run":
-			run, runDiags := decodeTestRun(b)
+			run, runDiags := decodeTestRun(b, flavour.OpenTofu)
 			diags = append(diags, runDiags...)
 			if !runDiags.HasErrors() {
 				tf.Runs = append(tf.Runs, run)
@@ -100,9 +100,16 @@ func (tf *TestFile) decode(body hcl.Body) hcl.Diagnostics {
 	return diags
 }
 
-func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
-	content, diags := bodyContent(block.Body, testRunBlockSchema)
+// decodeTestRun reads a run block as flavour f does. Terraform's run
+// blocks have more arguments and blocks (testfiles_terraform.go).
+func decodeTestRun(block *hcl.Block, f flavour.Flavour) (*TestRun, hcl.Diagnostics) {
+	schema, overrides := testRunBlockSchema, overrideSet(nil)
 	run := &TestRun{Name: block.Labels[0], DeclRange: block.DefRange}
+	if f == flavour.Terraform {
+		schema, overrides = terraformRunBlockSchema, overrideSet{}
+		run.tf = &terraformRun{nameRange: block.LabelRanges[0]}
+	}
+	content, diags := bodyContent(block.Body, schema)
 	if !hclsyntax.ValidIdentifier(run.Name) {
 		diags = append(diags, errorDiag("Invalid run block name", badIdentifierDetail, &block.LabelRanges[0]))
 	}
@@ -137,27 +144,42 @@ func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
 			if module != nil {
 				diags = append(diags, errorDiag(`Multiple "module" blocks`, fmt.Sprintf("This run block already has a module block defined at %s.", module.DefRange), b.DefRange.Ptr()))
 			}
-			source, d := decodeTestRunModule(b)
+			decode := decodeTestRunModule
+			if f == flavour.Terraform {
+				decode = decodeTerraformRunModule
+			}
+			m, d := decode(b)
 			diags = append(diags, d...)
 			if !d.HasErrors() {
 				module = b
-				run.ModuleSource = source
+				run.ModuleSource, run.ModuleVersion, run.ModuleHasVersion = m.source, m.version, m.hasVersion
+				run.moduleSourceAddr = m.addr
 				run.ModuleRange = b.DefRange
 			}
-		case "override_resource", "override_data":
+		case "override_resource", "override_data", "override_module", "backend":
+			if f == flavour.Terraform {
+				diags = append(diags, run.decodeTerraformRunBlock(b, overrides)...)
+				continue
+			}
+			if b.Type == "override_module" {
+				diags = append(diags, decodeOverrideModule(b)...)
+				continue
+			}
 			_, d := decodeOverrideResource(b)
 			diags = append(diags, d...)
-		case "override_module":
-			diags = append(diags, decodeOverrideModule(b)...)
 		}
 	}
 	if attr, ok := content.Attributes["command"]; ok {
-		if kw := hcl.ExprAsKeyword(attr.Expr); kw != "apply" && kw != "plan" {
+		kw := hcl.ExprAsKeyword(attr.Expr)
+		if kw != "apply" && kw != "plan" {
 			diags = append(diags, errorDiag(`Invalid "command" keyword`, `The "command" argument requires one of the following keywords without quotes: apply or plan.`, attr.Expr.Range().Ptr()))
+		}
+		if run.tf != nil {
+			run.tf.plan = kw == "plan"
 		}
 	}
 	if attr, ok := content.Attributes["providers"]; ok {
-		providers, d := decodePassedProviderConfigs(attr, flavour.OpenTofu)
+		providers, d := decodePassedProviderConfigs(attr, f)
 		diags = append(diags, d...)
 		run.Providers = providers
 	}
@@ -165,27 +187,31 @@ func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
 		_, d := decodeDependsOn(attr)
 		diags = append(diags, d...)
 	}
+	if f == flavour.Terraform {
+		diags = append(diags, run.decodeTerraformRunAttributes(content)...)
+	}
 	return run, diags
 }
 
 // decodeTestRunModule reads a run block's module block and returns its
-// source. (Source addresses themselves are not validated here.)
-func decodeTestRunModule(block *hcl.Block) (string, hcl.Diagnostics) {
+// source and version. (Source addresses themselves are not validated here.)
+func decodeTestRunModule(block *hcl.Block) (runModule, hcl.Diagnostics) {
+	m := runModule{}
 	content, diags := bodyContent(block.Body, testRunModuleSchema)
 	if content == nil {
-		return "", diags
+		return m, diags
 	}
 	if attr, ok := content.Attributes["version"]; ok {
-		_, _, d := decodeVersionConstraint(attr, attr.Name)
+		vc, _, d := decodeVersionConstraint(attr, attr.Name)
 		diags = append(diags, d...)
+		m.version, m.hasVersion = vc.Required, true
 	}
 	attr, ok := content.Attributes["source"]
 	if !ok {
-		return "", append(diags, errorDiag(`Missing "source" attribute for module block`, "You must specify a source attribute when executing alternate modules during test executions.", block.DefRange.Ptr()))
+		return m, append(diags, errorDiag(`Missing "source" attribute for module block`, "You must specify a source attribute when executing alternate modules during test executions.", block.DefRange.Ptr()))
 	}
-	var source string
-	diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &source)...)
-	return source, diags
+	diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &m.source)...)
+	return m, diags
 }
 
 func decodeTestRunOptions(block *hcl.Block) hcl.Diagnostics {

@@ -32,7 +32,8 @@ func (w *walk) testRuns(root *config.Tree) hcl.Diagnostics {
 			if w.o.Flavour == flavour.Terraform && run.ModuleRange != (hcl.Range{}) {
 				rng = run.ModuleRange
 			}
-			call := &config.ModuleCall{Name: run.Name, SourceSet: true, SourceAddr: src.String(), Source: src, DeclRange: rng}
+			call := &config.ModuleCall{Name: run.Name, SourceSet: true, SourceAddr: src.String(), Source: src, DeclRange: rng,
+				Version: run.ModuleVersion, HasVersion: run.ModuleHasVersion}
 			diags = append(diags, w.subtree(root, path, call, 0)...)
 		}
 	}

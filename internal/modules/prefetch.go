@@ -73,7 +73,7 @@ func startPrefetch(ctx context.Context, w *walk, root *config.Module) *prefetche
 		for _, run := range root.Tests[name].Runs {
 			if src, err := moduleaddr.Parse(run.ModuleSource); err == nil && run.ModuleSource != "" {
 				path := config.TestRunModulePath(name, run.Name)
-				p.call(path, ".", &config.ModuleCall{Name: run.Name, Source: src}, false)
+				p.call(path, ".", &config.ModuleCall{Name: run.Name, Source: src, Version: run.ModuleVersion, HasVersion: run.ModuleHasVersion}, false)
 			}
 		}
 	}
