@@ -21,6 +21,8 @@ type TestFile struct {
 	Runs      []*TestRun
 	// HCL is the parsed file (for source snippets in diagnostics).
 	HCL *hcl.File
+
+	mockSources []mockSource // Terraform only
 }
 
 // TestRun is a run block; ModuleSource is its module { source } ("" when
@@ -71,6 +73,11 @@ func loadTestFiles(o options, files Files) (map[string]*TestFile, hcl.Diagnostic
 		if tf != nil {
 			out[files.TestKeys[i]] = tf
 		}
+	}
+	if o.flavour == flavour.Terraform && !diags.HasErrors() {
+		// Terraform reads mock data once the configuration is built,
+		// which invalid test files prevent.
+		diags = append(diags, loadTerraformMockData(o.fsys, out)...)
 	}
 	return out, diags
 }

@@ -2,6 +2,9 @@ package config
 
 import (
 	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
@@ -125,12 +128,15 @@ func (tf *TestFile) decodeTerraformBlock(f *terraformFileState, b *hcl.Block) hc
 		tf.Providers = append(tf.Providers, p)
 		return diags
 	case "mock_provider":
-		key, nameRange, diags := decodeTerraformMockProvider(b)
+		key, nameRange, source, diags := decodeTerraformMockProvider(b)
 		if key == "" {
 			return diags
 		}
 		if d := f.provider(key, b.DefRange, nameRange); d != nil {
-			diags = append(diags, d)
+			return append(diags, d)
+		}
+		if source != "" {
+			tf.mockSources = append(tf.mockSources, mockSource{dir: source, decl: b.DefRange})
 		}
 		return diags
 	default: // override_resource, override_data, override_module
@@ -157,7 +163,7 @@ func (f *terraformFileState) variable(b *hcl.Block) hcl.Diagnostics {
 	}
 	f.varDefs[v.Name] = v.DeclRange
 	if attr, ok := f.variables[v.Name]; ok {
-		diags = append(diags, errorDiag(`Duplicate "variable" block names`, fmt.Sprintf("This test file already has a variable named %s defined at %s.", v.Name, attr.Range), v.DeclRange.Ptr()))
+		diags = append(diags, errorDiag(`Duplicate "variable" block names`, fmt.Sprintf("This test file already has a variable named %s defined at %s.", v.Name, attr.Expr.Range()), v.DeclRange.Ptr()))
 	}
 	return diags
 }
@@ -333,13 +339,13 @@ func decodeTerraformRunModule(block *hcl.Block) (runModule, hcl.Diagnostics) {
 // decodeTerraformMockProvider reads a mock_provider block; it returns its
 // key (NAME or NAME.ALIAS; "" when the name is not normalised) and the
 // range of its name label.
-func decodeTerraformMockProvider(block *hcl.Block) (string, hcl.Range, hcl.Diagnostics) {
+func decodeTerraformMockProvider(block *hcl.Block) (string, hcl.Range, string, hcl.Diagnostics) {
 	content, rest, diags := block.Body.PartialContent(terraformMockProviderSchema)
 	name := block.Labels[0]
 	nameDiags := checkProviderNameNormalized(name, block.DefRange)
 	diags = append(diags, nameDiags...)
 	if nameDiags.HasErrors() {
-		return "", hcl.Range{}, diags
+		return "", hcl.Range{}, "", diags
 	}
 	key := name
 	if attr, ok := content.Attributes["alias"]; ok {
@@ -355,11 +361,11 @@ func decodeTerraformMockProvider(block *hcl.Block) (string, hcl.Range, hcl.Diagn
 	}
 	diags = append(diags, checkOverrideDuring(content)...)
 	diags = append(diags, decodeTerraformMockData(rest)...)
+	var source string
 	if attr, ok := content.Attributes["source"]; ok {
-		var source string
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &source)...)
 	}
-	return key, block.LabelRanges[0], diags
+	return key, block.LabelRanges[0], source, diags
 }
 
 // checkOverrideDuring checks an override_during argument: plan or apply.
@@ -399,6 +405,51 @@ func decodeTerraformMockData(body hcl.Body) hcl.Diagnostics {
 			continue
 		}
 		mocks[key] = b.DefRange
+	}
+	return diags
+}
+
+// mockSource is a mock_provider's source: a directory of .tfmock.hcl and
+// .tfmock.json files, relative to the working directory.
+type mockSource struct {
+	dir  string
+	decl hcl.Range
+}
+
+// loadTerraformMockData reads the mock data directories of the test files'
+// mock providers, as terraform init does once the modules are installed.
+func loadTerraformMockData(fsys FileSystem, tests map[string]*TestFile) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	names := make([]string, 0, len(tests))
+	for n := range tests {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		for _, src := range tests[n].mockSources {
+			entries, err := fsys.ReadDir(src.dir)
+			if err != nil {
+				diags = append(diags, errorDiag("Failed to read mock data directory", fmt.Sprintf("Mock data directory %s does not exist or cannot be read.", src.dir), src.decl.Ptr()))
+				continue
+			}
+			for _, e := range entries {
+				name := e.Name()
+				if e.IsDir() || IsIgnoredFile(name) || !(strings.HasSuffix(name, ".tfmock.hcl") || strings.HasSuffix(name, ".tfmock.json")) {
+					continue
+				}
+				p := filepath.Join(src.dir, name)
+				b, err := fsys.ReadFile(p)
+				if err != nil {
+					diags = append(diags, errorDiag("Failed to read file", fmt.Sprintf("The file %q could not be read.", p), nil))
+					continue
+				}
+				f, d := parseFile(p, b)
+				diags = append(diags, d...)
+				if f != nil && f.Body != nil {
+					diags = append(diags, decodeTerraformMockData(f.Body)...)
+				}
+			}
+		}
 	}
 	return diags
 }

@@ -114,7 +114,7 @@ func parseTerraformTarget(tr hcl.Traversal) (string, targetKind, hcl.Diagnostics
 // does (an optional "resource." prefix; reserved root names refused).
 func parseTerraformResourceInstance(remain hcl.Traversal) (string, targetKind, hcl.Diagnostics) {
 	kind, prefix, typeDetail := targetManaged, "", "A resource type name is required."
-	root := remain.RootName()
+	root, _ := stepName(remain[0])
 	switch root {
 	case "data":
 		kind, prefix, typeDetail, remain = targetData, "data.", "A data source name is required.", remain[1:]

@@ -82,6 +82,20 @@ func moduleCacheDir(m *Meta) string {
 
 // hasModuleCalls reports whether the root module or a run block of its
 // test files calls a module (init.md: otherwise the phase is skipped).
+// onlyTestFileErrors reports whether every error of diags with a source
+// is about a test file.
+func onlyTestFileErrors(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		if d.Subject != nil && !(strings.HasSuffix(d.Subject.Filename, ".tftest.hcl") || strings.HasSuffix(d.Subject.Filename, ".tftest.json")) {
+			return false
+		}
+	}
+	return true
+}
+
 func hasModuleCalls(root *config.Module) bool {
 	if len(root.ModuleCalls) > 0 {
 		return true
@@ -174,6 +188,14 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 		return r.initModulesTerraform(ctx, mi, root, diags)
 	}
 	if diags.HasErrors() {
+		if r.m.Flavour == flavour.Terraform && root != nil && onlyTestFileErrors(diags) {
+			// terraform initialises the backend before it reports the
+			// errors of test files, and ends the backend's section.
+			r.backendHeader(nil)
+			if r.opts.backend {
+				r.view.Message("empty_line", "", false)
+			}
+		}
 		r.view.Diagnostics(r.withConfigErrorText(diags))
 		return nil, true
 	}
