@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/moduleaddr"
 )
 
 // The test language as OpenTofu v1.12.6 decodes it while loading a module
@@ -144,11 +145,7 @@ func decodeTestRun(block *hcl.Block, f flavour.Flavour) (*TestRun, hcl.Diagnosti
 			if module != nil {
 				diags = append(diags, errorDiag(`Multiple "module" blocks`, fmt.Sprintf("This run block already has a module block defined at %s.", module.DefRange), b.DefRange.Ptr()))
 			}
-			decode := decodeTestRunModule
-			if f == flavour.Terraform {
-				decode = decodeTerraformRunModule
-			}
-			m, d := decode(b)
+			m, d := decodeTestRunModule(b, f)
 			diags = append(diags, d...)
 			if !d.HasErrors() {
 				module = b
@@ -193,9 +190,11 @@ func decodeTestRun(block *hcl.Block, f flavour.Flavour) (*TestRun, hcl.Diagnosti
 	return run, diags
 }
 
-// decodeTestRunModule reads a run block's module block and returns its
-// source and version. (Source addresses themselves are not validated here.)
-func decodeTestRunModule(block *hcl.Block) (runModule, hcl.Diagnostics) {
+// decodeTestRunModule reads a run block's module block: its source, which
+// must parse as a module source address (a registry address when a version
+// is set), and its version. Terraform accepts only local and registry
+// sources here.
+func decodeTestRunModule(block *hcl.Block, f flavour.Flavour) (runModule, hcl.Diagnostics) {
 	m := runModule{}
 	content, diags := bodyContent(block.Body, testRunModuleSchema)
 	if content == nil {
@@ -210,7 +209,19 @@ func decodeTestRunModule(block *hcl.Block) (runModule, hcl.Diagnostics) {
 	if !ok {
 		return m, append(diags, errorDiag(`Missing "source" attribute for module block`, "You must specify a source attribute when executing alternate modules during test executions.", block.DefRange.Ptr()))
 	}
-	diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &m.source)...)
+	d := gohcl.DecodeExpression(attr.Expr, nil, &m.source)
+	diags = append(diags, d...)
+	if d.HasErrors() {
+		return m, diags
+	}
+	src, err := parseCallSource(m.source, m.hasVersion, f)
+	if err != nil {
+		return m, append(diags, sourceDiagnostic(err, m.hasVersion, attr.Range.Ptr()))
+	}
+	if _, remote := src.(moduleaddr.Remote); remote && f == flavour.Terraform {
+		diags = append(diags, errorDiag("Invalid module source address", "Only local or registry module sources are currently supported from within test run blocks.", attr.Range.Ptr()))
+	}
+	m.addr = src.String()
 	return m, diags
 }
 

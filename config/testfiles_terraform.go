@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/moduleaddr"
 )
 
 // The test language as Terraform v1.15 (a release build: experiments off)
@@ -300,40 +299,6 @@ func (run *TestRun) decodeTerraformRunAttributes(content *hcl.BodyContent) hcl.D
 		diags = append(diags, errorDiag("Cannot use `skip_cleanup=false` in a run block that contains a backend block", "Backend blocks are used in tests to allow reuse of long-lived resources. Due to this, cleanup behavior is implicitly skipped and backend blocks are incompatible with setting `skip_cleanup=false`", t.skipCleanupRange))
 	}
 	return diags
-}
-
-// decodeTerraformRunModule reads a run block's module block as Terraform
-// does: the source must be a local or registry address (a registry one
-// when a version is set).
-func decodeTerraformRunModule(block *hcl.Block) (runModule, hcl.Diagnostics) {
-	m := runModule{}
-	content, diags := bodyContent(block.Body, testRunModuleSchema)
-	if content == nil {
-		return m, diags
-	}
-	if attr, ok := content.Attributes["version"]; ok {
-		vc, _, d := decodeVersionConstraint(attr, attr.Name)
-		diags = append(diags, d...)
-		m.version, m.hasVersion = vc.Required, true
-	}
-	attr, ok := content.Attributes["source"]
-	if !ok {
-		return m, append(diags, errorDiag(`Missing "source" attribute for module block`, "You must specify a source attribute when executing alternate modules during test executions.", block.DefRange.Ptr()))
-	}
-	d := gohcl.DecodeExpression(attr.Expr, nil, &m.source)
-	diags = append(diags, d...)
-	if d.HasErrors() {
-		return m, diags
-	}
-	src, err := parseCallSource(m.source, m.hasVersion, flavour.Terraform)
-	if err != nil {
-		return m, append(diags, sourceDiagnostic(err, m.hasVersion, attr.Range.Ptr()))
-	}
-	if _, remote := src.(moduleaddr.Remote); remote {
-		diags = append(diags, errorDiag("Invalid module source address", "Only local or registry module sources are currently supported from within test run blocks.", attr.Range.Ptr()))
-	}
-	m.addr = src.String()
-	return m, diags
 }
 
 // decodeTerraformMockProvider reads a mock_provider block; it returns its
