@@ -2,9 +2,6 @@ package config
 
 import (
 	"fmt"
-	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
@@ -325,7 +322,8 @@ func decodeTerraformMockProvider(block *hcl.Block) (string, hcl.Range, string, h
 		}
 	}
 	diags = append(diags, checkOverrideDuring(content)...)
-	diags = append(diags, decodeTerraformMockData(rest)...)
+	_, d := decodeTerraformMockData(rest)
+	diags = append(diags, d...)
 	var source string
 	if attr, ok := content.Attributes["source"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &source)...)
@@ -343,78 +341,4 @@ func checkOverrideDuring(content *hcl.BodyContent) hcl.Diagnostics {
 		return nil
 	}
 	return hcl.Diagnostics{errorDiag("Invalid override_during value", "The override_during attribute must be a value of plan or apply.", attr.Range.Ptr())}
-}
-
-// decodeTerraformMockData reads the mock_resource, mock_data and override
-// blocks of a mock provider.
-func decodeTerraformMockData(body hcl.Body) hcl.Diagnostics {
-	content, diags := bodyContent(body, terraformMockDataSchema)
-	if content == nil {
-		return diags
-	}
-	mocks := map[string]hcl.Range{}
-	overrides := overrideSet{}
-	for _, b := range content.Blocks {
-		if b.Type != "mock_resource" && b.Type != "mock_data" {
-			diags = append(diags, overrides.add(decodeTerraformOverride(b))...)
-			continue
-		}
-		c, d := bodyContent(b.Body, terraformMockResourceSchema)
-		diags = append(diags, d...)
-		if c != nil {
-			diags = append(diags, checkOverrideDuring(c)...)
-		}
-		key := b.Type + "." + b.Labels[0]
-		if prev, ok := mocks[key]; ok {
-			diags = append(diags, errorDiag(fmt.Sprintf("Duplicate %s block", b.Type), fmt.Sprintf("A %s block for %s has already been defined at %s.", b.Type, b.Labels[0], prev), b.LabelRanges[0].Ptr()))
-			continue
-		}
-		mocks[key] = b.DefRange
-	}
-	return diags
-}
-
-// mockSource is a mock_provider's source: a directory of .tfmock.hcl and
-// .tfmock.json files, relative to the working directory.
-type mockSource struct {
-	dir  string
-	decl hcl.Range
-}
-
-// loadTerraformMockData reads the mock data directories of the test files'
-// mock providers, as terraform init does once the modules are installed.
-func loadTerraformMockData(fsys FileSystem, tests map[string]*TestFile) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	names := make([]string, 0, len(tests))
-	for n := range tests {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		for _, src := range tests[n].mockSources {
-			entries, err := fsys.ReadDir(src.dir)
-			if err != nil {
-				diags = append(diags, errorDiag("Failed to read mock data directory", fmt.Sprintf("Mock data directory %s does not exist or cannot be read.", src.dir), src.decl.Ptr()))
-				continue
-			}
-			for _, e := range entries {
-				name := e.Name()
-				if e.IsDir() || IsIgnoredFile(name) || !(strings.HasSuffix(name, ".tfmock.hcl") || strings.HasSuffix(name, ".tfmock.json")) {
-					continue
-				}
-				p := filepath.Join(src.dir, name)
-				b, err := fsys.ReadFile(p)
-				if err != nil {
-					diags = append(diags, errorDiag("Failed to read file", fmt.Sprintf("The file %q could not be read.", p), nil))
-					continue
-				}
-				f, d := parseFile(p, b)
-				diags = append(diags, d...)
-				if f != nil && f.Body != nil {
-					diags = append(diags, decodeTerraformMockData(f.Body)...)
-				}
-			}
-		}
-	}
-	return diags
 }
