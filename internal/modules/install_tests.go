@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
-	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/moduleaddr"
 )
 
@@ -26,10 +25,10 @@ func (w *walk) testRuns(root *config.Tree) hcl.Diagnostics {
 				continue
 			}
 			path := config.TestRunModulePath(name, run.Name)
-			// OpenTofu's diagnostics point at the run block, Terraform's
-			// at its module block.
+			// OpenTofu's and Terraform's diagnostics point at the run's
+			// module block.
 			rng := run.DeclRange
-			if w.o.Flavour == flavour.Terraform && run.ModuleRange != (hcl.Range{}) {
+			if run.ModuleRange != (hcl.Range{}) {
 				rng = run.ModuleRange
 			}
 			call := &config.ModuleCall{Name: run.Name, SourceSet: true, SourceAddr: src.String(), Source: src, DeclRange: rng,
