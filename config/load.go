@@ -101,6 +101,9 @@ func LoadDir(dir string, opts ...Option) (*Module, hcl.Diagnostics) {
 		tests, testDiags := loadTestFiles(o, files)
 		m.Tests = tests
 		diags = append(diags, testDiags...)
+		if o.flavour == flavour.Terraform && (m.callsModules() || !diags.HasErrors()) {
+			diags = append(diags, loadTerraformMockData(o.fsys, tests)...)
+		}
 	}
 	if incompatible {
 		diags = onlyIncompatible(diags)

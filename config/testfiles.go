@@ -74,11 +74,6 @@ func loadTestFiles(o options, files Files) (map[string]*TestFile, hcl.Diagnostic
 			out[files.TestKeys[i]] = tf
 		}
 	}
-	if o.flavour == flavour.Terraform && !diags.HasErrors() {
-		// Terraform reads mock data once the configuration is built,
-		// which invalid test files prevent.
-		diags = append(diags, loadTerraformMockData(o.fsys, out)...)
-	}
 	return out, diags
 }
 

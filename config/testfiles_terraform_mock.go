@@ -109,7 +109,10 @@ func mergeMocks(have, add []mockEntry, diags hcl.Diagnostics, dup func(e, cur mo
 }
 
 // loadTerraformMockData reads the mock data directories of the test files'
-// mock providers, as terraform init does once the configuration is built.
+// mock providers, as terraform init does once the configuration is built:
+// by its module installer, which runs when the root module or a test run
+// calls a module, whatever the errors; otherwise only when the
+// configuration has no errors (callers check).
 func loadTerraformMockData(fsys FileSystem, tests map[string]*TestFile) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	names := make([]string, 0, len(tests))
@@ -157,4 +160,20 @@ func (tf *TestFile) loadMockDir(fsys FileSystem, src mockSource) hcl.Diagnostics
 		diags = append(diags, data.merge(current)...)
 	}
 	return diags
+}
+
+// callsModules reports whether the root module calls a module, itself or
+// in a test file's run block.
+func (m *Module) callsModules() bool {
+	if len(m.ModuleCalls) > 0 {
+		return true
+	}
+	for _, tf := range m.Tests {
+		for _, run := range tf.Runs {
+			if run.ModuleSource != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
