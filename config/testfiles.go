@@ -23,6 +23,9 @@ type TestFile struct {
 	HCL *hcl.File
 
 	mockSources []mockSource // Terraform only
+	dropped     bool         // Terraform drops the file
+	// mockFiles are the mock data files read (for source snippets).
+	mockFiles map[string]*hcl.File
 }
 
 // TestRun is a run block; ModuleSource is its module { source } ("" when
@@ -55,9 +58,12 @@ type runModule struct {
 
 // loadTestFiles reads and decodes the discovered test files, with the
 // diagnostics OpenTofu reports while loading them.
-func loadTestFiles(o options, files Files) (map[string]*TestFile, hcl.Diagnostics) {
+// Files Terraform drops (an invalid "test" block) are returned apart, for
+// source snippets only.
+func loadTestFiles(o options, files Files) (map[string]*TestFile, map[string]*hcl.File, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	out := map[string]*TestFile{}
+	dropped := map[string]*hcl.File{}
 	for i, name := range files.Tests {
 		src, err := o.fsys.ReadFile(name)
 		if err != nil {
@@ -70,15 +76,20 @@ func loadTestFiles(o options, files Files) (map[string]*TestFile, hcl.Diagnostic
 		}
 		tf, tfDiags := decodeTestFile(name, src, o.flavour)
 		diags = append(diags, tfDiags...)
-		if tf != nil {
+		switch {
+		case tf.dropped:
+			if tf.HCL != nil {
+				dropped[name] = tf.HCL
+			}
+		default:
 			out[files.TestKeys[i]] = tf
 		}
 	}
-	return out, diags
+	return out, dropped, diags
 }
 
-// decodeTestFile reads one test file as flavour f does; it returns nil when
-// Terraform drops the file (an invalid "test" block).
+// decodeTestFile reads one test file as flavour f does; the result is
+// marked dropped when Terraform drops the file (an invalid "test" block).
 func decodeTestFile(name string, src []byte, fl flavour.Flavour) (tf *TestFile, diags hcl.Diagnostics) {
 	tf = &TestFile{Name: name}
 	defer func() {
@@ -97,9 +108,7 @@ func decodeTestFile(name string, src []byte, fl flavour.Flavour) (tf *TestFile, 
 	}
 	if fl == flavour.Terraform {
 		keep, d := tf.decodeTerraform(file.Body)
-		if !keep {
-			return nil, append(diags, d...)
-		}
+		tf.dropped = !keep
 		return tf, append(diags, d...)
 	}
 	return tf, append(diags, tf.decode(file.Body)...)

@@ -109,12 +109,16 @@ func mergeMocks(have, add []mockEntry, diags hcl.Diagnostics, dup func(e, cur mo
 }
 
 // loadTerraformMockData reads the mock data directories of the test files'
-// mock providers, as terraform init does once the configuration is built:
-// by its module installer, which runs when the root module or a test run
-// calls a module, whatever the errors; otherwise only when the
-// configuration has no errors (callers check).
-func loadTerraformMockData(fsys FileSystem, tests map[string]*TestFile) hcl.Diagnostics {
-	var diags hcl.Diagnostics
+// mock providers. Terraform reads them once the configuration is built
+// (its module installer's last step), which some commands skip after
+// errors: its diagnostics are marked (IsMockDataDiagnostic) for the
+// caller to drop them then.
+func loadTerraformMockData(fsys FileSystem, tests map[string]*TestFile) (diags hcl.Diagnostics) {
+	defer func() {
+		for _, d := range diags {
+			d.Extra = mockDataDiagnostic{}
+		}
+	}()
 	names := make([]string, 0, len(tests))
 	for n := range tests {
 		names = append(names, n)
@@ -151,6 +155,10 @@ func (tf *TestFile) loadMockDir(fsys FileSystem, src mockSource) hcl.Diagnostics
 		if f == nil || f.Body == nil {
 			continue
 		}
+		if tf.mockFiles == nil {
+			tf.mockFiles = map[string]*hcl.File{}
+		}
+		tf.mockFiles[p] = f
 		current, d := decodeTerraformMockData(f.Body)
 		diags = append(diags, d...)
 		if data == nil {
@@ -162,18 +170,13 @@ func (tf *TestFile) loadMockDir(fsys FileSystem, src mockSource) hcl.Diagnostics
 	return diags
 }
 
-// callsModules reports whether the root module calls a module, itself or
-// in a test file's run block.
-func (m *Module) callsModules() bool {
-	if len(m.ModuleCalls) > 0 {
-		return true
-	}
-	for _, tf := range m.Tests {
-		for _, run := range tf.Runs {
-			if run.ModuleSource != "" {
-				return true
-			}
-		}
-	}
-	return false
+// mockDataDiagnostic marks the diagnostics of reading mock data.
+type mockDataDiagnostic struct{}
+
+// IsMockDataDiagnostic reports whether d comes from reading a Terraform
+// mock data directory (which terraform init does only when it installs
+// modules or the configuration has no other error).
+func IsMockDataDiagnostic(d *hcl.Diagnostic) bool {
+	_, ok := d.Extra.(mockDataDiagnostic)
+	return ok
 }

@@ -64,6 +64,9 @@ func TestTerraformTestFileDiagnostics(t *testing.T) {
 				{"error", "Invalid provider local name", "Provider names must be normalized. Replace \"AWS\" with \"aws\" to fix this error.", "a.tftest.hcl:19,1-19,20"},
 				{"error", "Invalid provider configuration alias", "An alias must be a valid name. A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.", ""},
 				{"error", "Duplicate provider block", "A provider for aws.1x is already defined at a.tftest.hcl:1,15-20.", "a.tftest.hcl:20,1-20,15"},
+				// Read whatever the errors (IsMockDataDiagnostic: the CLI
+				// drops it where terraform does not read mock data).
+				{"error", "Failed to read mock data directory", "Mock data directory 1 does not exist or cannot be read.", "a.tftest.hcl:1,1-1,20"},
 			},
 		},
 		{
@@ -166,5 +169,34 @@ func TestTerraformTestFileRuns(t *testing.T) {
 	want2 := []string{"Unsupported block type", "Unsupported argument", "Unsupported argument"}
 	if diff := cmp.Diff(want2, summaries(diags, hcl.DiagError)); diff != "" {
 		t.Errorf("OpenTofu flavour errors (-want +got):\n%s", diff)
+	}
+}
+
+// TestTerraformMockData checks the reading of a mock_provider's source
+// directory: a missing directory, duplicates within and across its files
+// (in name order), each diagnostic marked as mock data's.
+func TestTerraformMockData(t *testing.T) {
+	files := map[string]string{
+		"main.tf":             "",
+		"a.tftest.hcl":        "mock_provider \"aws\" {\n  source = \"mocks\"\n}\nmock_provider \"aws\" {\n  alias  = \"b\"\n  source = \"nope\"\n}\n",
+		"mocks/a.tfmock.hcl":  "mock_resource \"x\" {}\nmock_resource \"x\" {}\n",
+		"mocks/b.tfmock.hcl":  "mock_resource \"x\" {}\noverride_data {\n  target = data.y.z\n}\n",
+		"mocks/c.tfmock.json": `{"override_data": {"target": "data.y.z"}}`,
+		"mocks/d.txt":         "ignored",
+	}
+	_, diags := loadMapOpts(t, files, WithTestsDir("tests"), WithFlavour(flavour.Terraform))
+	want := []expectedDiag{
+		{"error", "Duplicate mock_resource block", "A mock_resource block for x has already been defined at mocks/a.tfmock.hcl:1,1-18.", "mocks/a.tfmock.hcl:2,15-2,18"},
+		{"error", "Duplicate mock resource block", "A mock_resource \"x\" block already exists at mocks/a.tfmock.hcl:1,1-18.", "mocks/b.tfmock.hcl:1,15-1,18"},
+		{"error", "Duplicate override block", "An override block for data.y.z already exists at mocks/b.tfmock.hcl:2,1-14.", "mocks/c.tfmock.json:1,19-1,20"},
+		{"error", "Failed to read mock data directory", "Mock data directory nope does not exist or cannot be read.", "a.tftest.hcl:4,1-4,20"},
+	}
+	if diff := cmp.Diff(want, diagsForCompare(diags)); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+	for _, d := range diags {
+		if !IsMockDataDiagnostic(d) {
+			t.Errorf("%q is not marked as mock data's", d.Summary)
+		}
 	}
 }
