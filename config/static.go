@@ -207,6 +207,11 @@ func (e *staticEvaluator) decodeVersion(mc *ModuleCall) (diags hcl.Diagnostics, 
 	}
 	vc, _, vDiags := versionConstraintFromValue(unmarked(val), exprRange, declRange, "version")
 	mc.Version = vc.Required
+	if vDiags.HasErrors() {
+		// As OpenTofu's: a constraint that does not parse constrains
+		// nothing (tofu get installs the newest version after the error).
+		mc.Version = ""
+	}
 	return append(diags, vDiags...), false
 }
 
@@ -215,9 +220,13 @@ func (e *staticEvaluator) decodeVersion(mc *ModuleCall) (diags hcl.Diagnostics, 
 func (e *staticEvaluator) checkConstVariables(order map[string]int) hcl.Diagnostics {
 	var consts []*Variable
 	for _, v := range e.mod.Variables {
-		if v.Const {
-			consts = append(consts, v)
+		if !v.Const {
+			continue
 		}
+		if _, given := e.values.Lookup(v.Name); e.mod.flavour == flavour.Terraform && v.Required() && !given && len(e.call.path) == 0 {
+			continue // Terraform's own error, later (MissingConstVariables)
+		}
+		consts = append(consts, v)
 	}
 	sort.Slice(consts, func(i, j int) bool { return rangeLess(consts[i].DeclRange, consts[j].DeclRange, order) })
 	s := e.scope(staticIdent{module: e.call.path, decl: e.call.declRange})

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -23,6 +24,8 @@ const (
 	FromCommandLine
 	// FromNamedFile is a file given with -var-file.
 	FromNamedFile
+	// FromInput is an answer to init's prompt (SetPrompt).
+	FromInput
 )
 
 // RawValue is one root module variable value as given, not yet parsed
@@ -65,6 +68,44 @@ type InputValues struct {
 	values map[string]RawValue
 	// Files are the variables files that parsed, by name as in ranges.
 	Files map[string]*hcl.File
+
+	// prompt, when set, asks for a required variable's value (SetPrompt);
+	// mu guards values and unanswered, which an answer changes.
+	prompt     func(*Variable) (string, bool)
+	mu         sync.Mutex
+	unanswered map[string]bool
+}
+
+// SetPrompt makes a required root variable without a value ask prompt
+// for one, once per variable (tofu init asks unless -input=false): the
+// answer is the variable's value as a -var option's string would be; ok
+// false (no answer could be read) leaves it without a value, the error
+// OpenTofu reports then.
+func (iv *InputValues) SetPrompt(prompt func(v *Variable) (answer string, ok bool)) {
+	iv.prompt = prompt
+}
+
+// ask returns the prompt's answer for v, asking at most once.
+func (iv *InputValues) ask(v *Variable) (RawValue, bool) {
+	iv.mu.Lock()
+	defer iv.mu.Unlock()
+	if raw, ok := iv.values[v.Name]; ok {
+		return raw, true
+	}
+	if iv.prompt == nil || iv.unanswered[v.Name] {
+		return RawValue{}, false
+	}
+	answer, ok := iv.prompt(v)
+	if !ok {
+		if iv.unanswered == nil {
+			iv.unanswered = map[string]bool{}
+		}
+		iv.unanswered[v.Name] = true
+		return RawValue{}, false
+	}
+	raw := RawValue{Name: v.Name, Source: FromInput, String: answer}
+	iv.set(raw)
+	return raw, true
 }
 
 // NewInputValues returns values for the given raw values; a later value
@@ -89,16 +130,21 @@ func (iv *InputValues) Lookup(name string) (RawValue, bool) {
 	if iv == nil {
 		return RawValue{}, false
 	}
+	iv.mu.Lock()
+	defer iv.mu.Unlock()
 	v, ok := iv.values[name]
 	return v, ok
 }
 
 // rootVariable is the root module call's variable lookup: the given value
 // parsed in the variable's parsing mode, else the default. A required
-// variable without a value is the error OpenTofu gives when it may not
-// prompt for input (tfdeps never prompts).
+// variable without a value is asked for (SetPrompt), and without an
+// answer is the error OpenTofu gives when it cannot read one.
 func (iv *InputValues) rootVariable(v *Variable) (cty.Value, hcl.Diagnostics) {
 	raw, ok := iv.Lookup(v.Name)
+	if !ok && v.Required() && iv != nil {
+		raw, ok = iv.ask(v)
+	}
 	if !ok {
 		if v.Required() {
 			return cty.NilVal, hcl.Diagnostics{{

@@ -29,17 +29,20 @@ type TestFile struct {
 }
 
 // TestRun is a run block; ModuleSource is its module { source } ("" when
-// the run tests the module under test itself) and ModuleVersion its
-// version constraint (ModuleHasVersion: the argument is set), which both
-// OpenTofu and Terraform apply when they install a registry module.
+// the run tests the module under test itself).
 type TestRun struct {
-	Name             string
-	ModuleSource     string
-	ModuleVersion    string
-	ModuleHasVersion bool
-	DeclRange        hcl.Range
+	Name         string
+	ModuleSource string
+	DeclRange    hcl.Range
 	// ModuleRange is the header of the run's module block (zero without one).
 	ModuleRange hcl.Range
+	// ModuleHasVersion is set when the module block has a version
+	// argument (its source is then a registry address); ModuleVersion is
+	// the constraint ("" when it does not parse: no constraint).
+	ModuleHasVersion bool
+	ModuleVersion    string
+	// ModuleSourceRange is the module block's source argument.
+	ModuleSourceRange hcl.Range
 	// Providers is the run's providers map (nil without one).
 	Providers []PassedProviderConfig
 
@@ -47,13 +50,6 @@ type TestRun struct {
 	moduleSourceAddr string
 	// tf is what Terraform's file-level checks need (Terraform only).
 	tf *terraformRun
-}
-
-// runModule is a run block's decoded module block.
-type runModule struct {
-	source, version string
-	hasVersion      bool
-	addr            string // canonical source address (Terraform only)
 }
 
 // loadTestFiles reads and decodes the discovered test files, with the
@@ -132,4 +128,18 @@ func (m *Module) TestFileNames() []string {
 func TestRunModulePath(file, run string) []string {
 	parts := strings.Split(strings.TrimSuffix(filepath.ToSlash(file), ".tftest.hcl"), "/")
 	return append(append([]string{"test"}, parts...), run)
+}
+
+// TestRunCall is the module call of a run block's module block, as the
+// module installer and loader see it: the source parsed (a registry
+// address when the block has a version argument), the version constraint,
+// the module block as its range. The error is the source's parse error.
+func TestRunCall(run *TestRun, f flavour.Flavour) (*ModuleCall, error) {
+	src, err := parseCallSource(run.ModuleSource, run.ModuleHasVersion, f)
+	if err != nil {
+		return nil, err
+	}
+	return &ModuleCall{Name: run.Name, SourceSet: true, SourceAddr: src.String(), Source: src,
+		SourceAddrRange: run.ModuleSourceRange, DeclRange: run.ModuleRange,
+		HasVersion: run.ModuleHasVersion, Version: run.ModuleVersion}, nil
 }

@@ -149,9 +149,10 @@ func decodeTestRun(block *hcl.Block, f flavour.Flavour) (*TestRun, hcl.Diagnosti
 			diags = append(diags, d...)
 			if !d.HasErrors() {
 				module = b
-				run.ModuleSource, run.ModuleVersion, run.ModuleHasVersion = m.source, m.version, m.hasVersion
+				run.ModuleSource, run.ModuleSourceRange = m.source, m.sourceRange
 				run.moduleSourceAddr = m.addr
 				run.ModuleRange = b.DefRange
+				run.ModuleHasVersion, run.ModuleVersion = m.version.Set, m.version.Required
 			}
 		case "override_resource", "override_data", "override_module", "backend":
 			if f == flavour.Terraform {
@@ -190,12 +191,20 @@ func decodeTestRun(block *hcl.Block, f flavour.Flavour) (*TestRun, hcl.Diagnosti
 	return run, diags
 }
 
+// testRunModule is a run block's module block.
+type testRunModule struct {
+	source      string
+	sourceRange hcl.Range
+	version     VersionConstraint // Set when the argument is there
+	addr        string            // the canonical source address
+}
+
 // decodeTestRunModule reads a run block's module block: its source, which
 // must parse as a module source address (a registry address when a version
 // is set), and its version. Terraform accepts only local and registry
 // sources here.
-func decodeTestRunModule(block *hcl.Block, f flavour.Flavour) (runModule, hcl.Diagnostics) {
-	m := runModule{}
+func decodeTestRunModule(block *hcl.Block, f flavour.Flavour) (testRunModule, hcl.Diagnostics) {
+	var m testRunModule
 	content, diags := bodyContent(block.Body, testRunModuleSchema)
 	if content == nil {
 		return m, diags
@@ -203,20 +212,21 @@ func decodeTestRunModule(block *hcl.Block, f flavour.Flavour) (runModule, hcl.Di
 	if attr, ok := content.Attributes["version"]; ok {
 		vc, _, d := decodeVersionConstraint(attr, attr.Name)
 		diags = append(diags, d...)
-		m.version, m.hasVersion = vc.Required, true
+		m.version = VersionConstraint{Set: true, Required: vc.Required}
 	}
 	attr, ok := content.Attributes["source"]
 	if !ok {
 		return m, append(diags, errorDiag(`Missing "source" attribute for module block`, "You must specify a source attribute when executing alternate modules during test executions.", block.DefRange.Ptr()))
 	}
+	m.sourceRange = attr.Range
 	d := gohcl.DecodeExpression(attr.Expr, nil, &m.source)
 	diags = append(diags, d...)
 	if d.HasErrors() {
 		return m, diags
 	}
-	src, err := parseCallSource(m.source, m.hasVersion, f)
+	src, err := parseCallSource(m.source, m.version.Set, f)
 	if err != nil {
-		return m, append(diags, sourceDiagnostic(err, m.hasVersion, attr.Range.Ptr()))
+		return m, append(diags, sourceDiagnostic(err, m.version.Set, attr.Range.Ptr()))
 	}
 	if _, remote := src.(moduleaddr.Remote); remote && f == flavour.Terraform {
 		diags = append(diags, errorDiag("Invalid module source address", "Only local or registry module sources are currently supported from within test run blocks.", attr.Range.Ptr()))

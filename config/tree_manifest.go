@@ -43,14 +43,7 @@ func (w *ManifestWalker) LoadModule(req *ModuleRequest) (*Module, string, hcl.Di
 		return nil, "", hcl.Diagnostics{errorDiag("Module not installed",
 			`This module is not yet installed. Run "tofu init" to install all modules required by this configuration.`, call.DeclRange.Ptr())}
 	}
-	var diags hcl.Diagnostics
-	srcRange := call.SourceAddrRange.Ptr()
-	if call.Source != nil && call.Source.String() != rec.Source {
-		diags = append(diags, errorDiag("Module source has changed", fmt.Sprintf(
-			`The source address was changed from %q to %q since this module was installed. Run "tofu init" to install all modules required by this configuration.`,
-			rec.Source, call.Source.String()), srcRange))
-	}
-	diags = append(diags, versionChanged(call, rec, srcRange)...)
+	diags := InstalledCallChanges(call, rec)
 	dir := w.dir(rec.Dir)
 	if _, err := w.fsys.ReadDir(dir); err != nil {
 		return nil, "", hcl.Diagnostics{errorDiag("Module not installed", fmt.Sprintf(
@@ -59,6 +52,20 @@ func (w *ManifestWalker) LoadModule(req *ModuleRequest) (*Module, string, hcl.Di
 	}
 	mod, modDiags := LoadDir(dir, req.ChildOptions(w.opts...)...)
 	return mod, dir, append(diags, modDiags...)
+}
+
+// InstalledCallChanges reports how call no longer matches the record of
+// the module installed for it: its source or version requirements changed
+// (OpenTofu's errors, at the source argument).
+func InstalledCallChanges(call *ModuleCall, rec manifest.Record) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	srcRange := call.SourceAddrRange.Ptr()
+	if call.Source != nil && call.Source.String() != rec.Source {
+		diags = append(diags, errorDiag("Module source has changed", fmt.Sprintf(
+			`The source address was changed from %q to %q since this module was installed. Run "tofu init" to install all modules required by this configuration.`,
+			rec.Source, call.Source.String()), srcRange))
+	}
+	return append(diags, versionChanged(call, rec, srcRange)...)
 }
 
 // versionChanged checks a recorded version against the call's constraint.

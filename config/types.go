@@ -350,6 +350,11 @@ type Import struct {
 	toResource string
 }
 
+// TargetResource is the resource the block imports into, every instance
+// key dropped (module.a.TYPE.NAME); "" when the target is not a valid
+// address.
+func (i *Import) TargetResource() string { return i.toResource }
+
 // Moved is a moved block.
 type Moved struct {
 	From, To  hcl.Expression

@@ -116,6 +116,16 @@ func (c *collector) imports(m *config.Module, mod *Module) {
 		if name == "" {
 			name = imp.ToType
 		}
+		// OpenTofu counts an import block as an implied use of its
+		// provider (for the "Automatically-inferred provider dependency"
+		// warning) when nothing met before it in the walk required that
+		// provider, whether or not the block names its provider.
+		if _, seen := c.res.Providers[imp.Provider]; !seen && !imp.Provider.IsZero() && !c.res.Explicit[imp.Provider] {
+			c.res.Implicit[imp.Provider] = append(c.res.Implicit[imp.Provider], ResourceRef{
+				Address: imp.TargetResource(),
+				Range:   imp.DeclRange,
+			})
+		}
 		c.add(mod, imp.Provider, Source{Kind: FromImport, Name: name, Range: imp.DeclRange})
 		c.diags = append(c.diags, checkImportProvider(m, imp)...)
 	}

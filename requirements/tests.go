@@ -69,7 +69,7 @@ func collectTestRuns(res *Result, rootDir string, opts []config.Option, fromDisk
 			if run.ModuleSource == "" {
 				continue
 			}
-			dir, d := testRunDir(rootDir, tf.Name, run, installed, fromDisk)
+			dir, d := testRunDir(rootDir, tf.Name, run, installed, fromDisk, res.Tree.Module.Flavour())
 			diags = append(diags, d...)
 			if dir == "" {
 				continue
@@ -99,7 +99,7 @@ func collectTestRuns(res *Result, rootDir string, opts []config.Option, fromDisk
 
 // testRunDir is the directory of a run block's module: from the manifest,
 // or (fromDisk) the local source's directory; "" when there is none.
-func testRunDir(rootDir, file string, run *config.TestRun, installed manifest.Manifest, fromDisk bool) (string, hcl.Diagnostics) {
+func testRunDir(rootDir, file string, run *config.TestRun, installed manifest.Manifest, fromDisk bool, f flavour.Flavour) (string, hcl.Diagnostics) {
 	if fromDisk {
 		src := run.ModuleSource
 		if !strings.HasPrefix(src, "./") && !strings.HasPrefix(src, "../") {
@@ -116,10 +116,16 @@ func testRunDir(rootDir, file string, run *config.TestRun, installed manifest.Ma
 			Subject:  run.ModuleRange.Ptr(),
 		}}
 	}
-	if filepath.IsAbs(rec.Dir) {
-		return rec.Dir, nil
+	// A changed source or version is reported, as OpenTofu does; the
+	// installed module is still read.
+	var diags hcl.Diagnostics
+	if call, err := config.TestRunCall(run, f); err == nil {
+		diags = config.InstalledCallChanges(call, rec)
 	}
-	return filepath.Join(rootDir, filepath.FromSlash(rec.Dir)), nil
+	if filepath.IsAbs(rec.Dir) {
+		return rec.Dir, diags
+	}
+	return filepath.Join(rootDir, filepath.FromSlash(rec.Dir)), diags
 }
 
 // testRunWalker reads the children of a module under test through the

@@ -70,7 +70,8 @@ type Meta struct {
 	// Platform is the target platform of this binary, OS_ARCH.
 	Platform string
 	// LaunchDir is the directory tfdeps was started in, before any -chdir
-	// ("" when unknown). OpenTofu looks for terraform.d/plugins there.
+	// ("" when unknown). Terraform looks for terraform.d/plugins there
+	// (OpenTofu 1.12.6 in the -chdir directory).
 	LaunchDir string
 	// Color is OpenTofu's default coloured output (even when piped);
 	// -no-color, accepted by every command, turns it off.

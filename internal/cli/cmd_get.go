@@ -4,9 +4,14 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/modules/manifest"
+	"github.com/tfdeps/tfdeps/requirements"
 )
 
 const getUsage = `
@@ -23,29 +28,109 @@ Options:
   -test-directory=DIR   The directory of test files (default "tests").
 
   -no-color             Accepted for compatibility; the output has no colour.
+
+  -json                 Print machine-readable JSON lines, as "tofu get -json"
+                        (not in the Terraform flavour).
+
+  -json-into=FILE       Print text, and write the -json lines into FILE
+                        (not in the Terraform flavour).
 `
 
 // runGet implements "tfdeps get".
 func runGet(m *Meta, args []string) int {
-	var update, noColor bool
+	var update, noColor, json bool
 	var testsDir string
+	var jsonInto jsonIntoFlag
 	fs := newFlagSet(m, "get", getUsage)
 	fs.BoolVar(&update, "update", false, "")
 	fs.BoolVar(&noColor, "no-color", false, "")
+	if m.Flavour != flavour.Terraform {
+		fs.BoolVar(&json, "json", false, "")
+	}
+	jsonInto.register(m, fs)
 	fs.StringVar(&testsDir, "test-directory", config.DefaultTestsDir, "")
 	vars := addVarFlags(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}
+	if code, ok := jsonInto.open(m, fs); !ok {
+		return code
+	}
+	defer jsonInto.close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	mi := &moduleInstall{get: true, m: m, testsDir: testsDir, upgrade: update}
+	if m.Flavour == flavour.Terraform {
+		return mi.terraformGet(ctx, vars)
+	}
+	return mi.tofuGet(ctx, vars, json, jsonInto.file)
+}
+
+// tofuGet is tofu get: it makes the modules directory and reads the
+// manifest first, whatever the configuration; then it installs the calls
+// of the root module even when the root module has errors (they are
+// reported, and get fails, but modules.json is written unless installing
+// failed). Without module calls it writes a manifest of the root alone.
+func (mi *moduleInstall) tofuGet(ctx context.Context, vars *varFlags, json bool, jsonInto *os.File) int {
+	m := mi.m
+	// The CLI configuration's problems come first (tofu's main), then the
+	// view's version line.
+	cfg := loadCLIConfig(m, m.cliConfigOptions())
+	switch {
+	case json && jsonInto != nil:
+		// An error, which tofu writes to both.
+		mi.view = &teeView{initView: newJSONView(m), json: newJSONViewTo(m, jsonInto)}
+		mi.view.Diagnostics(jsonIntoConflict())
+		return 1
+	case json:
+		mi.view = newJSONView(m)
+	case jsonInto != nil:
+		mi.view = &teeView{initView: &plainView{m: m, get: true}, json: newJSONViewTo(m, jsonInto)}
+	default:
+		mi.view = &plainView{m: m, get: true}
+	}
+	if err := os.MkdirAll(modulesDir(m), 0o777); err != nil {
+		mi.view.Diagnostics(hcl.Diagnostics{errorDiag("Failed to create local modules directory", err.Error())})
+		return 1
+	}
+	if _, err := manifest.Read(filepath.Join(modulesDir(m), manifest.FileName)); err != nil {
+		// tofu's configuration loader fails on it, reported twice.
+		msg := "failed to read module manifest: " + err.Error()
+		mi.view.Diagnostics(hcl.Diagnostics{errorDiag("Failed to create the config loader", msg), errorDiag(msg, "")})
+		return 1
+	}
 	varOpts, varDiags := vars.configOptions(m)
 	if varDiags.HasErrors() {
 		return printVarErrors(m, vars, varDiags)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	mi.vars = varOpts
+	mi.registry = newModuleRegistry(m, cfg)
+	root, diags := config.LoadDir(".", m.configOptions(append([]config.Option{config.WithTestsDir(mi.testsDir)}, mi.vars...)...)...)
+	if root == nil {
+		mi.view.Diagnostics(diags)
+		return 1
+	}
+	diags = mi.install(ctx, root, diags)
+	mi.view.Diagnostics(diags)
+	if diags.HasErrors() {
+		return 1
+	}
+	return 0
+}
+
+// terraformGet is terraform get: a root module with errors stops it,
+// and so does its required_version.
+func (mi *moduleInstall) terraformGet(ctx context.Context, vars *varFlags) int {
+	m := mi.m
+	varOpts, varDiags := vars.configOptions(m)
+	if varDiags.HasErrors() {
+		return printVarErrors(m, vars, varDiags)
+	}
+	mi.vars = varOpts
 	view := &plainView{m: m, get: true}
+	mi.view = view
 	cfg := loadCLIConfig(m, m.cliConfigOptions())
-	mi := &moduleInstall{get: true, m: m, testsDir: testsDir, upgrade: update, view: view, registry: newModuleRegistry(m, cfg), vars: varOpts}
+	mi.registry = newModuleRegistry(m, cfg)
 	root, diags := mi.loadRoot()
 	if diags.HasErrors() && m.Flavour == flavour.Terraform && root != nil && onlyTestFileErrors(diags) && hasModuleCalls(root) {
 		// terraform get loads the root module without its test files
@@ -63,19 +148,28 @@ func runGet(m *Meta, args []string) int {
 		view.Diagnostics(diags)
 		return 1
 	}
-	if d := root.CheckTerraformCore(m.Version(), "", ""); m.Flavour == flavour.Terraform && d.HasErrors() {
+	if d := root.CheckTerraformCore(m.Version(), "", ""); d.HasErrors() {
 		// terraform get checks the root module's required_version first.
 		view.Diagnostics(d)
 		return 1
 	}
-	if !hasModuleCalls(root) {
-		view.Diagnostics(diags)
-		return 0
-	}
+	// Without module calls, terraform get too writes the manifest of the
+	// root module alone.
 	diags = append(diags, mi.install(ctx, root, nil)...)
 	view.Diagnostics(diags)
 	if diags.HasErrors() {
 		return 1
 	}
 	return 0
+}
+
+// getTreeChecks are the checks tofu get's installer makes while building
+// the tree: those of child modules first; when they find no error, those
+// of provider names and configurations.
+func getTreeChecks(tree *config.Tree) hcl.Diagnostics {
+	diags := requirements.CheckChildModules(tree)
+	if diags.HasErrors() {
+		return diags
+	}
+	return append(diags, requirements.Check(tree)...)
 }

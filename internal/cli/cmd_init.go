@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"os"
 	"os/signal"
 	"strings"
@@ -44,7 +45,34 @@ Options:
                         required too. Default: terraform.tfstate, or the
                         current workspace's state file.
 
+  -input=false          Do not ask on standard input for the values of
+                        required variables that loading needs (module
+                        sources and versions); fail instead, as -json does.
+
+  -backend=false        Do not check -backend-config (tfdeps never initialises
+                        the backend). Alias: -cloud=false.
+
+  -backend-config=PATH or -backend-config=KEY=VALUE
+                        Checked as "tofu init" checks it before initialising
+                        the backend: files must be readable and parse, and
+                        fit the local backend; a warning without a backend
+                        block. Otherwise ignored. May be repeated.
+
+  -reconfigure, -migrate-state, -force-copy, -lock=BOOL,
+  -lock-timeout=DURATION, -ignore-remote-version
+                        Accepted and validated as "tofu init" does
+                        (-reconfigure and -migrate-state exclude each other);
+                        no effect, as tfdeps does not initialise backends.
+
+  -target=ADDR, -compact-warnings=BOOL, -create-default-workspace=BOOL,
+  -enable-pluggable-state-storage-experiment
+                        With -compat=terraform only: accepted and validated
+                        as "terraform init" does; no effect.
+
   -json                 Print one JSON object per line instead of text.
+
+  -json-into=FILE       Print the text output, and write the JSON lines to
+                        FILE too (not with -json; not with -compat=terraform).
 
   -no-color             Plain text output: no colour and no live display.
 `
@@ -61,6 +89,8 @@ type initOptions struct {
 	backend    bool
 	vars       *varFlags
 	get        bool
+	input      bool
+	backendFlags
 }
 
 type stringList []string
@@ -71,6 +101,25 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 // runInit implements "tfdeps init".
 func runInit(m *Meta, args []string) int {
 	var o initOptions
+	fs := newInitFlagSet(m, &o)
+	diags, help := parseInitArgs(m, fs, &o, args)
+	if help {
+		fs.Usage()
+		return 0
+	}
+	if o.jsonFile != nil {
+		defer o.jsonFile.Close()
+	}
+	if diags.HasErrors() {
+		return initArgsError(m, fs, o, diags)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return (&initRun{m: m, opts: o}).run(ctx)
+}
+
+// newInitFlagSet is init's flag set, parsing into o.
+func newInitFlagSet(m *Meta, o *initOptions) *flag.FlagSet {
 	fs := newFlagSet(m, "init", initUsage)
 	fs.BoolVar(&o.upgrade, "upgrade", false, "")
 	fs.StringVar(&o.lockfile, "lockfile", "", "")
@@ -80,19 +129,11 @@ func runInit(m *Meta, args []string) int {
 	fs.BoolVar(&o.json, "json", false, "")
 	fs.BoolVar(&o.noColor, "no-color", !m.Color, "")
 	o.vars = addVarFlags(m, fs)
-	var ignored bool
-	fs.BoolVar(&ignored, "input", false, "")
+	fs.BoolVar(&o.input, "input", true, "")
 	fs.BoolVar(&o.backend, "backend", true, "")
 	fs.BoolVar(&o.get, "get", true, "")
-	if code, ok := parseFlags(m, fs, args); !ok {
-		return code
-	}
-	if fs.NArg() > 0 {
-		return usageError(m, fs, unexpectedArgumentDiag())
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	return (&initRun{m: m, opts: o}).run(ctx)
+	o.backendFlags.register(fs, m.Flavour)
+	return fs
 }
 
 // initRun is one execution of init.
@@ -104,21 +145,37 @@ type initRun struct {
 	// builds the tree twice (installing, then loading) and reports the
 	// tree checks' warnings twice.
 	installedModules bool
+	// rootForBackend is the root module as read for -backend-config's
+	// checks (loaded once, when that flag is given).
+	rootForBackend *rootOnce
 }
 
 func (r *initRun) newView() initView {
+	if r.opts.jsonFile != nil {
+		return &teeView{initView: r.humanOrJSONView(), json: newJSONViewTo(r.m, r.opts.jsonFile)}
+	}
+	return r.humanOrJSONView()
+}
+
+func (r *initRun) humanOrJSONView() initView {
 	m := r.m
+	var human initView = &plainView{m: m}
 	switch {
 	case r.opts.json:
-		return newJSONView(m)
+		// With -json-into too (an error), tofu writes to both.
+		human = newJSONView(m)
 	case !r.opts.noColor && m.Getenv("CI") == "" && m.IsTerminal(m.Stdout):
-		return newLiveView(m)
+		human = newLiveView(m)
 	}
-	return &plainView{m: m}
+	return human
 }
 
 func (r *initRun) run(ctx context.Context) int {
 	m := r.m
+	// OpenTofu prints the CLI configuration's problems before the command
+	// starts, so before the -json version line.
+	cliOpts := m.cliConfigOptions()
+	cfg := loadCLIConfig(m, cliOpts)
 	r.view = r.newView()
 	defer r.view.Close()
 	release, code := acquireWorkdirLock(ctx, m, r.view)
@@ -127,8 +184,6 @@ func (r *initRun) run(ctx context.Context) int {
 	}
 	defer release()
 
-	cliOpts := m.cliConfigOptions()
-	cfg := loadCLIConfig(m, cliOpts)
 	if d := storePluginDirs(m, r.opts.pluginDirs); d != nil {
 		r.view.Diagnostics(hcl.Diagnostics{d})
 		return 1
@@ -141,6 +196,9 @@ func (r *initRun) run(ctx context.Context) int {
 	if diags.HasErrors() {
 		r.view.Diagnostics(r.withConfigErrorText(diags))
 		return 1
+	}
+	if m.Flavour == flavour.OpenTofu && !r.opts.json && inputEnabled(m, r.opts.input) {
+		r.opts.vars.values.SetPrompt(m.promptVariable)
 	}
 	if d := m.terraformRootCoreDiags(varOpts...); d.HasErrors() {
 		r.view.Diagnostics(d)
@@ -158,13 +216,19 @@ func (r *initRun) run(ctx context.Context) int {
 	if stop {
 		return 1
 	}
+	backendDiags := r.backendConfigDiags()
+	if backendDiags.HasErrors() {
+		r.afterBackendTerraform()
+		r.view.Diagnostics(append(moduleWarnings, backendDiags...))
+		return 1
+	}
 	statePath := r.opts.statePath
 	if statePath == "" {
 		statePath = defaultStatePath(m)
 	}
 	reqs, loadDiags := loadRequirements(m, r.opts.testsDir, statePath, varOpts...)
 	diags = withRootWarningsAgain(m, r.opts.testsDir, append(diags, loadDiags...))
-	diags = append(moduleWarnings, diags...)
+	diags = append(append(moduleWarnings, backendDiags...), diags...)
 	if d := m.terraformCoreDiags(reqs.Tree); d.HasErrors() {
 		r.afterModulesTerraform()
 		r.view.Diagnostics(d)
@@ -203,7 +267,7 @@ func (r *initRun) run(ctx context.Context) int {
 	}
 	client := newRegistryClient(m, cfg)
 	src, srcDiags := sources.Build(sources.BuildOptions{
-		Config: cfg, CLI: cliOpts, Registry: client, Getenv: m.Getenv, PluginDirs: pluginDirsForSource(r.opts.pluginDirs),
+		Config: cfg, CLI: cliOpts, Registry: client, Getenv: m.Getenv, PluginDirs: r.opts.pluginDirs,
 	})
 	_ = srcDiags // printed by loadCLIConfig, before the command, as tofu does
 	if r.opts.upgrade && r.opts.lockfile == "readonly" {

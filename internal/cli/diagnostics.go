@@ -126,6 +126,32 @@ func renderColorDiagnostic(d *jsonDiagnostic, width int) string {
 	return out.String()
 }
 
+// renderFramedDiagnostic is the frame of the coloured rendering without
+// colour, as Terraform's format.Diagnostic draws it with colour disabled:
+// no space after the rule on an empty line.
+func renderFramedDiagnostic(d *jsonDiagnostic, width int) string {
+	var buf bytes.Buffer
+	if d.Severity == "error" {
+		buf.WriteString("Error: ")
+	} else {
+		buf.WriteString("Warning: ")
+	}
+	fmt.Fprintf(&buf, "%s\n\n", d.Summary)
+	writeSnippet(&buf, d, false)
+	writeDetail(&buf, d.Detail, width-3)
+	var out strings.Builder
+	out.WriteString("╷\n")
+	for _, line := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
+		if line == "" {
+			out.WriteString("│\n")
+		} else {
+			out.WriteString("│ " + line + "\n")
+		}
+	}
+	out.WriteString("╵\n")
+	return out.String()
+}
+
 // writeDetail writes the Detail, each line not starting with a space
 // word-wrapped at wrap columns (no wrapping when wrap < 1).
 func writeDetail(buf *bytes.Buffer, detail string, wrap int) {

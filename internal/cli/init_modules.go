@@ -193,8 +193,10 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module, rootD
 		Getters: modules.GetterOptions{HTTPClient: &http.Client{Transport: mi.transport()}},
 		Cache:   cache,
 		Config:  mi.loadOptions(),
-		// Observed with tofu 1.12.6: get writes no manifest after errors.
-		NoManifestOnError: mi.get,
+		// Observed with tofu 1.12.6: get writes no manifest after errors
+		// of installation, and its tree checks' errors are warnings.
+		InstallErrorsOnly: mi.get,
+		TreeChecks:        mi.treeChecks(),
 		Events:            moduleEvents{view: mi.view, flavour: mi.m.Flavour, trim: !mi.get},
 		Flavour:           mi.m.Flavour,
 		RootDiags:         rootDiags,
@@ -203,6 +205,15 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module, rootD
 		diags = append(diags, errorDiag("Module installation canceled", "Module installation was canceled by an interrupt signal."))
 	}
 	return diags
+}
+
+// treeChecks are the tree checks of get (none for init, whose
+// requirements step makes them).
+func (mi *moduleInstall) treeChecks() func(*config.Tree) hcl.Diagnostics {
+	if !mi.get {
+		return nil
+	}
+	return getTreeChecks
 }
 
 // transport is the registry client's transport (one pool of connections
@@ -243,12 +254,26 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 	}
 	// The root module loaded: tofu initialises the backend before modules.
 	r.backendHeader(diags)
+	if r.m.Flavour == flavour.Terraform && !hasModuleCalls(root) {
+		// Without module calls terraform finds a const variable without
+		// a value when it loads the whole configuration, after the
+		// backend: a configuration error.
+		if d := root.MissingConstVariables(); d.HasErrors() {
+			if r.opts.backend {
+				r.view.Message("empty_line", "", false) // after the backend's section
+			}
+			r.view.Diagnostics(r.withConfigErrorText(d))
+			return nil, true
+		}
+	}
 	if !r.opts.get {
 		m, err := manifest.Read(filepath.Join(modulesDir(r.m), manifest.FileName))
 		if err != nil {
 			return nil, true
 		}
-		_, check := config.BuildTree(root, config.NewManifestWalker(m, ".", mi.loadOptions()...))
+		walker := config.NewManifestWalker(m, ".", mi.loadOptions()...)
+		tree, check := config.BuildTree(root, walker)
+		check = append(check, testRunsInstalled(tree, walker, r.m.Flavour)...)
 		if check.HasErrors() {
 			r.view.Diagnostics(r.withConfigErrorText(check))
 			return nil, true
@@ -270,6 +295,28 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 	return diags, false
 }
 
+// testRunsInstalled checks the modules of the root's test files' run
+// blocks against the manifest, as OpenTofu does while building the tree:
+// not installed, source or version changed.
+func testRunsInstalled(tree *config.Tree, walker config.ModuleWalker, f flavour.Flavour) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range tree.Module.TestFileNames() {
+		for _, run := range tree.Module.Tests[name].Runs {
+			if run.ModuleSource == "" {
+				continue
+			}
+			call, err := config.TestRunCall(run, f)
+			if err != nil {
+				continue
+			}
+			req := &config.ModuleRequest{Name: run.Name, Path: config.TestRunModulePath(name, run.Name), Call: call, Parent: tree}
+			_, _, d := walker.LoadModule(req)
+			diags = append(diags, d...)
+		}
+	}
+	return diags
+}
+
 // modulesHeader prints the header of init's module phase.
 func (r *initRun) modulesHeader() {
 	header := "[reset][bold]Initializing modules..."
@@ -286,7 +333,7 @@ func (r *initRun) modulesHeader() {
 // error text, and leaves modules.json as it was.
 func (r *initRun) initModulesTerraform(ctx context.Context, mi *moduleInstall, root *config.Module, rootDiags hcl.Diagnostics) (hcl.Diagnostics, bool) {
 	if r.opts.backend {
-		r.view.Event("init_backend", "", "", initBackendText)
+		r.backendHeaderEvent()
 	}
 	r.modulesHeader()
 	if d := root.MissingConstVariables(); d.HasErrors() {

@@ -20,14 +20,17 @@ import (
 )
 
 // cliConfigOptions are the CLI configuration loader's effects taken from the
-// command's environment: its variables, and the directory tfdeps was launched
-// in (before -chdir), where OpenTofu looks for terraform.d/plugins.
+// command's environment: its variables, and the directory of the implied
+// terraform.d/plugins mirror. OpenTofu 1.12.6 looks for it in the working
+// directory after -chdir (its sources say the launch directory, but it
+// resolves the path after changing directory); Terraform lists the launch
+// directory's.
 func (m *Meta) cliConfigOptions() cliconfig.Options {
 	opts := cliconfig.OptionsFromOS()
 	if env := m.Environ(); env != nil {
 		opts.Environ = env
 	}
-	if m.LaunchDir != "" {
+	if m.LaunchDir != "" && m.Flavour == flavour.Terraform {
 		opts.LaunchDir = m.LaunchDir
 	}
 	opts.Flavour = m.Flavour
@@ -39,25 +42,43 @@ func (m *Meta) cliConfigOptions() cliconfig.Options {
 // any command; it always returns a usable configuration.
 func loadCLIConfig(m *Meta, opts cliconfig.Options) *cliconfig.Config {
 	cfg, diags := cliconfig.Load(opts)
-	printProblems(m, cliconfig.ProblemsHeader, cliconfig.ProblemsFooter, diags)
+	printProblems(m, cliconfig.ProblemsHeader, cliconfig.ProblemsFooter(m.Flavour), diags)
 	_, srcDiags := sources.Build(sources.BuildOptions{
 		Config: cfg, CLI: opts, Registry: newRegistryClient(m, cfg), Getenv: m.Getenv,
 	})
-	printProblems(m, sources.ProblemsHeader, sources.ProblemsFooter, srcDiags)
+	printProblems(m, sources.ProblemsHeader, sources.ProblemsFooter(m.Flavour), srcDiags)
 	return cfg
 }
 
 // printProblems writes the header to stderr, then the diagnostics without
 // colour whatever the command's settings (errors to stderr, warnings to
-// stdout), then, when there are errors, the footer to stderr.
+// stdout), then, when there are errors, the footer to stderr. Terraform
+// writes them all to stderr, framed (printFramedProblems).
 func printProblems(m *Meta, header, footer string, diags hcl.Diagnostics) {
 	if len(diags) == 0 {
 		return
 	}
 	fmt.Fprintln(m.Stderr, header)
+	if m.Flavour == flavour.Terraform {
+		printFramedProblems(m, footer, diags)
+		return
+	}
 	p := newDiagPrinter(m, nil)
 	p.color = false
 	p.Print(diags)
+	if diags.HasErrors() {
+		fmt.Fprintln(m.Stderr, footer)
+	}
+}
+
+// printFramedProblems is Terraform's rendering of the problems it finds
+// before running any command: every diagnostic in its order, framed and
+// without colour (-no-color is not known yet), 78 columns wide, followed by
+// an empty line, all on stderr; then the footer and an empty line.
+func printFramedProblems(m *Meta, footer string, diags hcl.Diagnostics) {
+	for _, d := range m.wordDiagnostics(diags) {
+		fmt.Fprintln(m.Stderr, renderFramedDiagnostic(newJSONDiagnostic(d, nil), 78))
+	}
 	if diags.HasErrors() {
 		fmt.Fprintln(m.Stderr, footer)
 	}
@@ -150,15 +171,6 @@ func storePluginDirs(m *Meta, values []string) *hcl.Diagnostic {
 	return errorDiag("Error saving -plugin-path values", err.Error())
 }
 
-// pluginDirsForSource returns the -plugin-dir directories that replace the
-// installation methods (none for the single empty value).
-func pluginDirsForSource(values []string) []string {
-	if len(values) == 1 && values[0] == "" {
-		return nil
-	}
-	return values
-}
-
 // workingDirIsEmpty reports whether the working directory has no
 // configuration files (test files do not count).
 func workingDirIsEmpty(f flavour.Flavour) bool {
@@ -180,7 +192,7 @@ func (r *initRun) backendHeader(diags hcl.Diagnostics) {
 			return
 		}
 	}
-	r.view.Event("init_backend", "", "", initBackendText)
+	r.backendHeaderEvent()
 }
 
 // withRootWarningsAgain returns diags with the root module's own loader

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"time"
@@ -99,7 +100,7 @@ func (v *plainView) keepSource(f *hcl.File, name string) {
 }
 
 // markupKinds are the events whose text carries colour markup.
-var markupKinds = map[string]bool{"init_providers": true, "init_backend": true, "init_modules": true}
+var markupKinds = map[string]bool{"init_providers": true, "init_backend": true, "init_cloud": true, "init_modules": true}
 
 func (v *plainView) Event(kind, provider, version, text string) {
 	text = v.layout(kind, v.m.words(text))
@@ -148,6 +149,8 @@ type jsonView struct {
 	mu  sync.Mutex
 	m   *Meta
 	now func() time.Time
+	// out receives the lines (nil: stdout; the -json-into file).
+	out io.Writer
 	// kept: see plainView.
 	kept map[string]*hcl.File
 }
@@ -155,8 +158,11 @@ type jsonView struct {
 // jsonUIVersion is the version of OpenTofu's machine-readable UI.
 const jsonUIVersion = "1.2"
 
-func newJSONView(m *Meta) *jsonView {
-	v := &jsonView{m: m, now: time.Now}
+func newJSONView(m *Meta) *jsonView { return newJSONViewTo(m, nil) }
+
+// newJSONViewTo is the JSON view writing to out (nil: stdout).
+func newJSONViewTo(m *Meta, out io.Writer) *jsonView {
+	v := &jsonView{m: m, now: time.Now, out: out}
 	if m.Flavour == flavour.Terraform {
 		v.write("info", "Terraform "+m.Version(), map[string]any{"type": "version", "terraform": m.Version(), "ui": terraformJSONUIVersion})
 		return v
@@ -197,7 +203,11 @@ func (v *jsonView) write(level, message string, extra map[string]any) {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.m.Stdout.Write(buf.Bytes())
+	out := v.out
+	if out == nil {
+		out = v.m.Stdout
+	}
+	out.Write(buf.Bytes())
 }
 
 // JSONMessage writes a progress message for any part of init (the module

@@ -20,6 +20,7 @@ import (
 // derive it from the human text).
 var terraformJSONOutputs = map[string]string{
 	"init_backend":    "initializing_backend_message",
+	"init_cloud":      "initializing_terraform_cloud_message",
 	"init_providers":  "initializing_provider_plugin_message",
 	"lock_created":    "lock_info",
 	"lock_changed":    "dependencies_lock_changes_info",

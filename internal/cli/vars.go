@@ -36,6 +36,8 @@ type varFlags struct {
 	// files are the variables files read by configOptions, for source
 	// snippets in diagnostics.
 	files map[string]*hcl.File
+	// values are the values configOptions collected.
+	values *config.InputValues
 }
 
 // addVarFlags registers -var and -var-file on fs and adds them to its
@@ -71,7 +73,7 @@ func (v *varFlags) configOptions(m *Meta) ([]config.Option, hcl.Diagnostics) {
 		environ = m.Environ()
 	}
 	iv, diags := config.CollectInputValues(config.VarSources{Dir: ".", Environ: environ, Options: v.opts})
-	v.files = iv.Files
+	v.files, v.values = iv.Files, iv
 	return []config.Option{config.WithInputValues(iv), config.WithWorkspace(currentWorkspace(m))}, diags
 }
 

@@ -15,11 +15,22 @@ import (
 	"github.com/tfdeps/tfdeps/flavour"
 )
 
-// Texts the CLI prints around the diagnostics of Load (to stderr).
-const (
-	ProblemsHeader = "There are some problems with the CLI configuration:"
-	ProblemsFooter = "As a result of the above problems, OpenTofu may not behave as intended.\n\n"
-)
+// ProblemsHeader is the text the CLI prints (to stderr) before the
+// diagnostics of Load.
+const ProblemsHeader = "There are some problems with the CLI configuration:"
+
+// ProblemsFooter is the text the CLI prints (to stderr) after the
+// diagnostics of Load when there are errors; it names the flavour's product.
+func ProblemsFooter(f flavour.Flavour) string {
+	return "As a result of the above problems, " + productName(f) + " may not behave as intended.\n\n"
+}
+
+func productName(f flavour.Flavour) string {
+	if f == flavour.Terraform {
+		return "Terraform"
+	}
+	return "OpenTofu"
+}
 
 // Environment variables for the plugin cache.
 const (

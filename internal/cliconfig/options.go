@@ -25,8 +25,9 @@ type Options struct {
 	// /usr/share. Paths in results and messages include the prefix.
 	Root string
 
-	// LaunchDir is the directory tfdeps was started in, before any -chdir.
-	// The implied "terraform.d/plugins" mirror lives there. Empty means the
+	// LaunchDir is the directory of the implied "terraform.d/plugins"
+	// mirror: the working directory after -chdir for OpenTofu 1.12.6, the
+	// directory the process was started in for Terraform. Empty means the
 	// process working directory.
 	LaunchDir string
 

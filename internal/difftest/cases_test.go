@@ -196,6 +196,19 @@ func edgeCases(fake, warnFake *fakeRegistry) []testCase {
 			{"init", "foo"}, {"init", "-no-color", "foo"}, {"providers", "foo"}, {"providers", "-no-color", "foo"},
 			{"init", "-bogus"}, {"providers", "-bogus"},
 		}},
+		{name: "edge/init-flags", files: map[string]string{"main.tf": "terraform {}\n"}, steps: []step{
+			{"init", "-no-color", "-reconfigure", "-force-copy", "-lock=false", "-lock-timeout=3s", "-ignore-remote-version", "-cloud=true"},
+			{"init", "-no-color", "-backend-config=anything"}, {"init", "-backend-config=a=b", "-backend-config="}, {"init", "-json", "-backend-config=a=b"},
+			{"init", "-no-color", "-backend=false", "-backend-config=x", "-migrate-state"},
+			{"init", "-json", "-lock=maybe"}, {"init", "-json", "-reconfigure", "-migrate-state", "extra"}, {"init", "-json", "-backend=false", "-cloud=false"},
+		}},
+		{name: "edge/init-flags-local-backend", files: map[string]string{"main.tf": initFlagsLocalBackend, "bad.hcl": "bogus = 1\n", "syntax.hcl": "path =\n", "dir/": "", "child/main.tf": "variable \"x\" {}\n"}, steps: []step{
+			{"init", "-no-color", "-backend-config=bad.hcl", "-backend-config=bogus=1", "-backend-config=nope.hcl", "-backend-config=dir", "-backend-config=syntax.hcl"},
+			{"init", "-backend-config=bad.hcl"}, {"init", "-json", "-backend-config=bad.hcl"},
+		}},
+		{name: "edge/init-flags-cloud", files: map[string]string{"main.tf": "terraform {\n  cloud {\n    organization = \"x\"\n    workspaces {\n      name = \"y\"\n    }\n  }\n}\n"}, steps: []step{
+			{"init", "-no-color", "-backend-config=x"}, {"init", "-json", "-backend-config=x"},
+		}},
 		{name: "edge/syntax-error", files: broken, steps: []step{
 			{"init", "-no-color"}, {"init"}, {"init", "-json"}, {"providers", "-no-color"}, {"providers"},
 		}},
@@ -225,3 +238,7 @@ func edgeCases(fake, warnFake *fakeRegistry) []testCase {
 		}},
 	}
 }
+
+// initFlagsLocalBackend is a root module with a local backend block and a
+// local module call (installed before the backend's errors are shown).
+const initFlagsLocalBackend = "terraform {\n  backend \"local\" {}\n}\nmodule \"c\" {\n  source = \"./child\"\n}\n"

@@ -5,7 +5,6 @@ package difftest
 // deviation documented in tfdeps' README (or work another helper owns).
 var deviations = []deviation{
 	{"edge/arguments", 0, "the help text printed after an argument error is tfdeps' own (the diagnostic on stderr is tofu's, byte for byte)"},
-	{"config/provider-reqs/init", 0, "tofu init counts the root module's \"Automatically-inferred provider dependency\" warnings twice more when it installs modules of this tree; tfdeps counts them once (the consolidated count differs: 3 more vs one more)"},
 }
 
 // deviation is one listed difference: the cases (a path.Match pattern over

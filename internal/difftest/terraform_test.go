@@ -76,6 +76,23 @@ func terraformOnlyCases(fake, noKeys *fakeRegistry) []testCase {
 	const nullAndBaz = "terraform {\n  required_providers {\n    null = { source = \"hashicorp/null\" }\n    baz = { source = \"acme/baz\", version = \"~> 1.0\" }\n  }\n}\n"
 	return []testCase{
 		{
+			name:  "terraform/init-flags",
+			files: map[string]string{"main.tf": "terraform {}\n"},
+			steps: []step{
+				{"init", "-no-color", "-reconfigure", "-force-copy", "-lock=false", "-lock-timeout=3s", "-ignore-remote-version", "-target=a.b", "-compact-warnings=false", "-create-default-workspace=true"},
+				{"init", "-no-color", "-backend-config=anything"}, {"init", "-json", "-backend-config=a=b"},
+				{"init", "-no-color", "-reconfigure", "-migrate-state", "-backend=true", "-cloud=true", "extra"}, {"init", "extra"},
+				{"init", "-json", "-migrate-state", "-lock=maybe"}, {"init", "-no-color", "-enable-pluggable-state-storage-experiment", "-create-default-workspace=false"},
+			},
+		},
+		{
+			name:  "terraform/init-flags-local-backend",
+			files: map[string]string{"main.tf": initFlagsLocalBackend, "bad.hcl": "bogus = 1\n", "child/main.tf": "variable \"x\" {}\n"},
+			steps: []step{
+				{"init", "-no-color", "-backend-config=bad.hcl", "-backend-config=bogus=1", "-backend-config=nope.hcl"}, {"init", "-json", "-backend-config=bad.hcl"},
+			},
+		},
+		{
 			name:      "terraform/plugin-cache",
 			files:     map[string]string{"main.tf": nullAndBaz, "cache/": ""},
 			cliConfig: "plugin_cache_dir = \"cache\"\n",

@@ -60,7 +60,7 @@ func (d Dir) Lock(ctx context.Context, p addrs.Provider, v versions.Version, pl 
 	sidecar := d.LockFile(p, v, pl)
 	lk, err := acquireFileLock(ctx, sidecar, opts)
 	if err != nil {
-		return nil, fmt.Errorf("unable to acquire file lock on %q: %s", sidecar, err)
+		return nil, err
 	}
 	_ = removeStaleStaging(d.PackageDir(p, v, pl))
 	// A memo of an earlier tfdeps beside the package (layout_memo.go).
@@ -68,19 +68,34 @@ func (d Dir) Lock(ctx context.Context, p addrs.Provider, v versions.Version, pl 
 	return &PackageLock{lk: lk}, nil
 }
 
+// acquireFileLock makes the sidecar (errors as they are, as OpenTofu's) and
+// waits for its lock (errors "unable to acquire file lock on ...").
 func acquireFileLock(ctx context.Context, sidecar string, opts LockOptions) (*osFileLock, error) {
+	lk, err := openSidecar(sidecar)
+	if err != nil {
+		return nil, err
+	}
+	if err := waitForLock(ctx, lk, opts); err != nil {
+		return nil, fmt.Errorf("unable to acquire file lock on %q: %s", sidecar, err)
+	}
+	return lk, nil
+}
+
+func openSidecar(sidecar string) (*osFileLock, error) {
+	if err := os.MkdirAll(filepath.Dir(sidecar), 0o755); err != nil {
+		return nil, err
+	}
+	return openFileLock(sidecar)
+}
+
+// waitForLock takes lk's lock, waiting until it is free or ctx ends; on
+// failure lk is released.
+func waitForLock(ctx context.Context, lk *osFileLock, opts LockOptions) error {
 	if opts.WaitNotice <= 0 {
 		opts.WaitNotice = DefaultLockWaitNotice
 	}
 	if opts.PollInterval <= 0 {
 		opts.PollInterval = defaultLockPoll
-	}
-	if err := os.MkdirAll(filepath.Dir(sidecar), 0o755); err != nil {
-		return nil, err
-	}
-	lk, err := openFileLock(sidecar)
-	if err != nil {
-		return nil, err
 	}
 	notice := time.NewTimer(opts.WaitNotice)
 	defer notice.Stop()
@@ -90,15 +105,15 @@ func acquireFileLock(ctx context.Context, sidecar string, opts LockOptions) (*os
 		ok, err := lk.tryLock()
 		if err != nil {
 			_ = lk.release()
-			return nil, err
+			return err
 		}
 		if ok {
-			return lk, nil
+			return nil
 		}
 		select {
 		case <-ctx.Done():
 			_ = lk.release()
-			return nil, ctx.Err()
+			return ctx.Err()
 		case <-notice.C:
 			if opts.OnWait != nil {
 				opts.OnWait()

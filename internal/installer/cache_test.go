@@ -171,3 +171,47 @@ func TestLockWaitNoticeAndCancel(t *testing.T) {
 		t.Errorf("second Unlock: %v", err)
 	}
 }
+
+// TestLockSidecarErrors: when the sidecar cannot be made, Lock fails with
+// the file system's error alone, as OpenTofu's (which says "unable to
+// acquire file lock" only when waiting for the lock fails).
+func TestLockSidecarErrors(t *testing.T) {
+	f := newCacheFixture(t)
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, base string) Dir
+		want  func(d Dir) string
+	}{
+		{
+			name: "base is a file",
+			setup: func(t *testing.T, base string) Dir {
+				file := filepath.Join(base, "cache")
+				if err := os.WriteFile(file, nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return NewDir(file)
+			},
+			want: func(d Dir) string { return "mkdir " + d.Base() + ": not a directory" },
+		},
+		{
+			name: "sidecar is a directory",
+			setup: func(t *testing.T, base string) Dir {
+				d := NewDir(base)
+				if err := os.MkdirAll(d.LockFile(f.p, f.v, linuxAMD64), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				return d
+			},
+			want: func(d Dir) string { return "open " + d.LockFile(f.p, f.v, linuxAMD64) + ": is a directory" },
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := tt.setup(t, t.TempDir())
+			_, err := d.Lock(context.Background(), f.p, f.v, linuxAMD64, LockOptions{})
+			if want := tt.want(d); err == nil || err.Error() != want {
+				t.Errorf("got %v, want %s", err, want)
+			}
+		})
+	}
+}

@@ -2,6 +2,9 @@ package installer
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 	"sync"
 	"testing"
 )
@@ -35,6 +38,35 @@ func TestConcurrentInitsShareWorkingDirectory(t *testing.T) {
 			if err != nil {
 				t.Errorf("round %d, init %d: %v", round, i, err)
 			}
+		}
+	}
+}
+
+// TestCacheLinkWritesNoTargetLock: linking a cached package into the
+// working directory takes the cache's package lock, not the target's, so
+// the working directory gets no OS_ARCH.lock file (OpenTofu takes no lock
+// to link from the cache); the cache has its own, as OpenTofu's.
+func TestCacheLinkWritesNoTargetLock(t *testing.T) {
+	e := newInstallEnv(t)
+	cache := NewDir(t.TempDir())
+	e.in.Cache = &cache
+	reqs := Requirements{provBar: nil}
+	for run := 0; run < 2; run++ { // a fresh install, then a cache hit
+		if err := os.RemoveAll(e.in.Target.Base()); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := e.install(t, reqs, nil, NewProvidersOnly); err != nil {
+			t.Fatal(err)
+		}
+		v := mustVersion(t, "0.3.0")
+		if _, err := os.Lstat(e.in.Target.PackageDir(provBar, v, testPlatform)); err != nil {
+			t.Fatalf("run %d: package not linked: %v", run, err)
+		}
+		if _, err := os.Lstat(e.in.Target.LockFile(provBar, v, testPlatform)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("run %d: target lock file: %v, want none", run, err)
+		}
+		if _, err := os.Lstat(cache.LockFile(provBar, v, testPlatform)); err != nil {
+			t.Errorf("run %d: cache lock file: %v", run, err)
 		}
 	}
 }

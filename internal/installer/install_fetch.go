@@ -78,9 +78,11 @@ func (t *fetchTask) install(ctx context.Context) ([]hashes.Hash, *freshInstall, 
 		preferred = nil
 	}
 
-	in.Target.cleanStaleStaging(t.p, t.v, t.platform())
 	if in.Cache != nil {
+		in.Target.cleanStaleStaging(t.p, t.v, t.platform(), *in.Cache)
 		in.Cache.cleanStaleStaging(t.p, t.v, t.platform())
+	} else {
+		in.Target.cleanStaleStaging(t.p, t.v, t.platform())
 	}
 
 	// Step 1: already in the target directory.
@@ -138,7 +140,7 @@ func (t *fetchTask) fetch(ctx context.Context, installTo Dir, toCache bool, pref
 	}
 	if h1 == "" {
 		if h1, err = t.run.in.hasher.H1(dir, t.run.in.hasher.memoPath(dir)); err != nil {
-			return nil, t.fetchErr(err)
+			return nil, t.fetchErr(fmt.Errorf("after installing %s, failed to compute a checksum for it: %w", t.p, err))
 		}
 	}
 	rec := t.run.recordedHashes(t.p, h1, preferred, auth)
@@ -153,11 +155,13 @@ func (t *fetchTask) linkFromCache(ctx context.Context) error {
 	t.pe.send(func(ev *Events) { ev.LinkedFromCache(t.p, t.v) })
 	src := in.Cache.PackageDir(t.p, t.v, t.platform())
 	dst := in.Target.PackageDir(t.p, t.v, t.platform())
-	// Under the target package's lock: another init of the same working
+	// Under the cached package's lock: another init of the same working
 	// directory may be linking the same package, and Link replaces what is
 	// at dst (issue #14: without the lock, one process could remove the
-	// link another had just made and was checking).
-	lock, err := in.Target.Lock(ctx, t.p, t.v, t.platform(), LockOptions{})
+	// link another had just made and was checking). The cache's lock, not
+	// the target's: OpenTofu takes no lock to link from the cache, so the
+	// target gets no OS_ARCH.lock file.
+	lock, err := in.Cache.Lock(ctx, t.p, t.v, t.platform(), LockOptions{})
 	if err == nil {
 		err = Link(src, dst)
 		if err == nil {

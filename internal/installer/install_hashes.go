@@ -36,9 +36,15 @@ func (h recordedHashes) incomplete() bool {
 	return len(h.prior) == 0 || slices.Equal(hashes.SortedUnique(h.local), h.prior)
 }
 
-// recordedHashes collects what a fresh install of p records.
+// recordedHashes collects what a fresh install of p records. Terraform
+// counts as local only the hash of the installed directory: the checksum a
+// network mirror listed and the download matched is not recorded unless
+// signed.
 func (r *installRun) recordedHashes(p addrs.Provider, newHash hashes.Hash, prior []hashes.Hash, auth *AuthResult) recordedHashes {
-	local := append(auth.Where(func(d registry.Disposition) bool { return d.VerifiedLocally }), newHash)
+	local := []hashes.Hash{newHash}
+	if r.in.Flavour != flavour.Terraform {
+		local = append(auth.Where(func(d registry.Disposition) bool { return d.VerifiedLocally }), newHash)
+	}
 	var signed []hashes.Hash
 	if r.signingEnforced(p) {
 		signed = auth.Where(hasKeyIDs)

@@ -11,8 +11,9 @@ import (
 
 // TestInstallLeavesTofuLayout: issue #11. After installs with a plugin
 // cache, cold and warm, the working directory's providers directory and
-// the cache hold exactly what OpenTofu's hold — package directories (or
-// links) and their .lock sidecars — and the h1: memos live in MemoDir.
+// the cache hold exactly what OpenTofu's hold — package directories and
+// their .lock sidecars in the cache, links alone in the providers
+// directory — and the h1: memos live in MemoDir.
 // An earlier tfdeps's memo beside a package is removed.
 func TestInstallLeavesTofuLayout(t *testing.T) {
 	e := newInstallEnv(t)
@@ -44,11 +45,11 @@ func TestInstallLeavesTofuLayout(t *testing.T) {
 	if diff := cmp.Diff(wantCache, walkNames(t, cache.Base())); diff != "" {
 		t.Errorf("plugin cache (-want +got):\n%s", diff)
 	}
+	// No .lock sidecar beside the links: tofu 1.12.6 takes no lock to link
+	// from the cache (observed cold and warm).
 	wantTarget := []string{
 		"example.com/acme/foo/2.0.0/linux_amd64 -> cache",
-		"example.com/acme/foo/2.0.0/linux_amd64.lock",
 		"registry.opentofu.org/hashicorp/bar/0.3.0/linux_amd64 -> cache",
-		"registry.opentofu.org/hashicorp/bar/0.3.0/linux_amd64.lock",
 	}
 	if diff := cmp.Diff(wantTarget, walkNames(t, e.in.Target.Base())); diff != "" {
 		t.Errorf("providers directory (-want +got):\n%s", diff)

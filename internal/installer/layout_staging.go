@@ -101,18 +101,26 @@ func globEscape(s string) string {
 // there. It never waits and ignores every failure. Paths that install
 // without taking the package's lock (reusing a cached or installed
 // package) call it, so leftovers do not outlive the next run.
-func (d Dir) cleanStaleStaging(p addrs.Provider, v versions.Version, pl addrs.Platform) {
+//
+// linkers are the other directories under whose package lock entries are
+// staged in d: a plugin cache links its packages into the working
+// directory under the cache's lock (linkFromCache), so the target's
+// entries are stale only when that lock is free too.
+func (d Dir) cleanStaleStaging(p addrs.Provider, v versions.Version, pl addrs.Platform, linkers ...Dir) {
 	dir := d.PackageDir(p, v, pl)
 	matches, err := filepath.Glob(filepath.Join(filepath.Dir(dir), globEscape(stagingPrefix(dir))+"*"))
 	if err != nil || len(matches) == 0 {
 		return
 	}
-	lk, err := openFileLock(d.LockFile(p, v, pl))
-	if err != nil {
-		return
+	for _, lockDir := range append([]Dir{d}, linkers...) {
+		lk, err := openFileLock(lockDir.LockFile(p, v, pl))
+		if err != nil {
+			return
+		}
+		defer lk.release()
+		if ok, err := lk.tryLock(); err != nil || !ok {
+			return
+		}
 	}
-	defer lk.release()
-	if ok, err := lk.tryLock(); err == nil && ok {
-		_ = removeStaleStaging(dir)
-	}
+	_ = removeStaleStaging(dir)
 }

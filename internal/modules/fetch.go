@@ -89,6 +89,14 @@ func (f *fetcher) install(ctx context.Context, instPath, pkg string) error {
 // in this run, else the prefetcher's (or the cache's) copy, else
 // pf.fill(instPath) itself, so that errors name the real path.
 func (f *fetcher) obtain(ctx context.Context, instPath string, pf packageFetch) error {
+	if info, err := os.Lstat(instPath); err == nil && !info.IsDir() {
+		// Something else is in the way (the directory of a recorded module
+		// was replaced): OpenTofu hands it to go-getter as it is, which
+		// fails on it ("mkdir …: not a directory", "failed to read the
+		// destination directory … during git update") or, for a file://
+		// directory's symlink, replaces it. So does tfdeps.
+		return pf.fill(instPath)
+	}
 	f.mu.Lock()
 	prev, seen := f.previous[pf.key]
 	f.mu.Unlock()

@@ -44,10 +44,16 @@ type Options struct {
 	// Config are the options for loading child modules.
 	Config []config.Option
 	Events Events
-	// NoManifestOnError leaves modules.json as it was when installation
-	// has errors (tofu get; tofu init writes it even then; Terraform never
-	// writes it after errors).
-	NoManifestOnError bool
+	// InstallErrorsOnly is tofu get's mode: modules.json is left as it was
+	// when installing a module failed (tofu init writes it even then;
+	// Terraform never writes it after errors), but not for errors of
+	// RootDiags; and the problems TreeChecks finds do not stop anything:
+	// they are reported as warnings.
+	InstallErrorsOnly bool
+	// TreeChecks, with InstallErrorsOnly, are the checks OpenTofu makes
+	// while it builds the module tree (provider configurations across
+	// modules); they run on the installed tree when installing succeeded.
+	TreeChecks func(*config.Tree) hcl.Diagnostics
 	// Flavour selects the texts of the diagnostics (OpenTofu's or
 	// Terraform's) and, for Terraform, that no manifest is written after
 	// errors.
@@ -61,8 +67,9 @@ type Options struct {
 // Install installs the module calls of root (loaded from "." with its
 // test files) while building its tree with config.BuildTree (the walk
 // order and cycle check), then writes MODDIR/modules.json, even after
-// errors unless o.NoManifestOnError. It returns the diagnostics in the order they arose; the caller
-// sorts them.
+// errors unless o.InstallErrorsOnly (see there) or Terraform's flavour.
+// It returns the diagnostics in the order they arose; the caller sorts
+// them.
 func Install(ctx context.Context, root *config.Module, o Options) hcl.Diagnostics {
 	if o.ModsDir == "" {
 		o.ModsDir = filepath.Join(".terraform", "modules")
@@ -90,8 +97,12 @@ func Install(ctx context.Context, root *config.Module, o Options) hcl.Diagnostic
 	}
 	tree, diags := config.BuildTree(root, w, o.Config...)
 	diags = append(diags, w.testRuns(tree)...)
+	installFailed := diags.HasErrors()
+	if o.InstallErrorsOnly && !installFailed && o.TreeChecks != nil {
+		diags = append(diags, asWarnings(o.TreeChecks(tree))...)
+	}
 	diags = append(append(hcl.Diagnostics{}, o.RootDiags...), diags...)
-	if (o.NoManifestOnError || o.Flavour == flavour.Terraform) && diags.HasErrors() {
+	if (o.InstallErrorsOnly && installFailed) || (o.Flavour == flavour.Terraform && diags.HasErrors()) {
 		return diags
 	}
 	if err := os.MkdirAll(o.ModsDir, 0o777); err == nil {
@@ -101,6 +112,17 @@ func Install(ctx context.Context, root *config.Module, o Options) hcl.Diagnostic
 		diags = append(diags, sourceless("Failed to update module manifest", "Unable to write the module manifest file: "+err.Error()))
 	}
 	return diags
+}
+
+// asWarnings returns diags with every error made a warning.
+func asWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
+	out := make(hcl.Diagnostics, len(diags))
+	for i, d := range diags {
+		c := *d
+		c.Severity = hcl.DiagWarning
+		out[i] = &c
+	}
+	return out
 }
 
 // walk installs modules as config.BuildTree asks for them.

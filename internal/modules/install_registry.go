@@ -79,6 +79,10 @@ func (w *walk) installRegistry(req *config.ModuleRequest, src moduleaddr.Registr
 	}
 	w.o.Events.Download(req.Key(), src.Package().String(), v)
 	loc, err := w.res.Location(w.ctx, src, v)
+	var bad *registry.InvalidLocationError
+	if errors.As(err, &bad) && w.o.Flavour == flavour.Terraform {
+		return nil, "", append(diags, sourceless("Invalid package location from module registry", fmt.Sprintf("Module registry %s returned invalid source location %q for %s %s: %s.", src.Host.ForDisplay(), bad.Location, src.String(), v, bad.Err)))
+	}
 	if err != nil {
 		return nil, "", append(diags, sourceless("Error accessing remote module registry", fmt.Sprintf("Failed to retrieve a download URL for %s %s from %s: %s", src.String(), v, src.Host.ForDisplay(), err)))
 	}

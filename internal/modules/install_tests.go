@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
-	"github.com/tfdeps/tfdeps/moduleaddr"
 )
 
 // testRuns installs the modules of run blocks in the root's test files
@@ -20,19 +19,13 @@ func (w *walk) testRuns(root *config.Tree) hcl.Diagnostics {
 			if run.ModuleSource == "" {
 				continue
 			}
-			src, err := moduleaddr.Parser{DefaultHost: w.o.Flavour.DefaultHost()}.Parse(run.ModuleSource)
+			// The diagnostics point at the module block (OpenTofu 1.12.6
+			// and Terraform alike).
+			call, err := config.TestRunCall(run, w.o.Flavour)
 			if err != nil {
 				continue
 			}
 			path := config.TestRunModulePath(name, run.Name)
-			// OpenTofu's and Terraform's diagnostics point at the run's
-			// module block.
-			rng := run.DeclRange
-			if run.ModuleRange != (hcl.Range{}) {
-				rng = run.ModuleRange
-			}
-			call := &config.ModuleCall{Name: run.Name, SourceSet: true, SourceAddr: src.String(), Source: src, DeclRange: rng,
-				Version: run.ModuleVersion, HasVersion: run.ModuleHasVersion}
 			diags = append(diags, w.subtree(root, path, call, 0)...)
 		}
 	}

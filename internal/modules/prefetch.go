@@ -71,9 +71,8 @@ func startPrefetch(ctx context.Context, w *walk, root *config.Module) *prefetche
 	p.explore(nil, ".", root, false)
 	for _, name := range root.TestFileNames() {
 		for _, run := range root.Tests[name].Runs {
-			if src, err := moduleaddr.Parse(run.ModuleSource); err == nil && run.ModuleSource != "" {
-				path := config.TestRunModulePath(name, run.Name)
-				p.call(path, ".", &config.ModuleCall{Name: run.Name, Source: src, Version: run.ModuleVersion, HasVersion: run.ModuleHasVersion}, false)
+			if call, err := config.TestRunCall(run, w.o.Flavour); err == nil && run.ModuleSource != "" {
+				p.call(config.TestRunModulePath(name, run.Name), ".", call, false)
 			}
 		}
 	}

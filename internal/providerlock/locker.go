@@ -200,13 +200,17 @@ func (l *Locker) resultFor(ctx context.Context, sem chan struct{}, p addrs.Provi
 // recorded is OpenTofu's choice of hashes for a fresh install (init.md §6):
 // the directory's h1:, what was verified locally, and what was signed or,
 // unless signing is enforced for p, reported by the registry or mirror.
-// Terraform records only signed hashes, whatever the host.
+// Terraform records the directory's h1: and only signed hashes, whatever
+// the host: not the checksums a network mirror listed that the download
+// matched.
 func (l *Locker) recorded(p addrs.Provider, dirH1 hashes.Hash, auth *registry.AuthResult) []hashes.Hash {
 	var all []hashes.Hash
 	if dirH1 != "" { // "": taken from the old lock entry (FromLock)
 		all = append(all, dirH1)
 	}
-	all = append(all, auth.Where(func(d registry.Disposition) bool { return d.VerifiedLocally })...)
+	if l.Flavour != flavour.Terraform {
+		all = append(all, auth.Where(func(d registry.Disposition) bool { return d.VerifiedLocally })...)
+	}
 	if l.Flavour == flavour.Terraform || p.Hostname != addrs.DefaultProviderRegistryHost || l.enforceGPG() {
 		all = append(all, auth.Where(func(d registry.Disposition) bool { return len(d.SignedByKeyIDs) > 0 })...)
 	} else {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/hashes"
@@ -123,7 +124,16 @@ func hashLocalDir(p addrs.Provider, dir string) (hashes.Hash, error) {
 	if _, err := installer.FindExecutable(dir, p.Type); err != nil {
 		return "", fmt.Errorf("provider binary not found: %s", err)
 	}
-	return hashes.HashDir(dir)
+	// OpenTofu links the directory into a temporary cache by its absolute
+	// path, then hashes it: its errors name the absolute path.
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	h1, err := hashes.HashDir(dir)
+	if err != nil {
+		return "", fmt.Errorf("after installing %s, failed to compute a checksum for it: %w", p, err)
+	}
+	return h1, nil
 }
 
 // fromCache uses a cache entry whose archive checksum equals the one the

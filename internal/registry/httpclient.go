@@ -60,6 +60,7 @@ func retriesExhausted(f flavour.Flavour) retryablehttp.ErrorHandler {
 				}
 			}
 			detail = fmt.Sprintf("%s returned from %s", resp.Status, where)
+			return nil, &RequestError{Attempts: attempts, Detail: detail, Status: resp.Status, URL: resp.Request.URL.String(), Flavour: f}
 		case err != nil:
 			detail = err.Error()
 		}
@@ -72,6 +73,8 @@ type RequestError struct {
 	Attempts int
 	Detail   string
 	Err      error // the transport error, if any
+	// Status and URL are those of the last response, if there was one.
+	Status, URL string
 	// Flavour selects the product's wording.
 	Flavour flavour.Flavour
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/opentofu/svchost"
 
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/moduleaddr"
 )
 
@@ -130,6 +131,12 @@ func (c *Client) moduleRequest(ctx context.Context, host svchost.Hostname, u *ur
 	resp, err := c.meta.Do(req)
 	if err != nil && ctx.Err() != nil {
 		return nil, RequestCanceledError{}
+	}
+	var re *RequestError
+	if errors.As(err, &re) && re.Flavour == flavour.Terraform && re.Status != "" {
+		// Terraform's module registry client names the URL (its provider
+		// registry client the host).
+		re.Detail = fmt.Sprintf("%s returned from %s", re.Status, re.URL)
 	}
 	return resp, err
 }

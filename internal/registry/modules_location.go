@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -158,11 +159,11 @@ func indirectLocation(raw, subdir string, base *url.URL, p moduleaddr.Parser) (M
 	}
 	addr, err := p.Parse(raw)
 	if err != nil {
-		return ModulePackageLocation{}, fmt.Errorf("registry returned invalid package location %q: %w", raw, err)
+		return ModulePackageLocation{}, &InvalidLocationError{Location: raw, Err: err}
 	}
 	rem, ok := addr.(moduleaddr.Remote)
 	if !ok {
-		return ModulePackageLocation{}, fmt.Errorf("registry returned invalid package location %q: must be a direct remote package address", raw)
+		return ModulePackageLocation{}, &InvalidLocationError{Location: raw, Err: errors.New("must be a direct remote package address")}
 	}
 	if subdir != "" {
 		if rem.Subdir != "" {
@@ -191,3 +192,18 @@ func directLocation(raw string, pkg moduleaddr.Registry, subdir string, base *ur
 	}
 	return ModulePackageLocation{Direct: &DirectModuleLocation{Package: pkg, Subdir: subdir, URL: u, UseRegistryCredentials: useCreds}}, nil
 }
+
+// InvalidLocationError is a download location that is not a remote package
+// address: one that does not parse, or a local or registry address.
+// OpenTofu reports it as a failure to get the download URL, Terraform with
+// its own summary ("Invalid package location from module registry").
+type InvalidLocationError struct {
+	Location string
+	Err      error
+}
+
+func (e *InvalidLocationError) Error() string {
+	return fmt.Sprintf("registry returned invalid package location %q: %s", e.Location, e.Err)
+}
+
+func (e *InvalidLocationError) Unwrap() error { return e.Err }

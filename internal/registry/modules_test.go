@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/registrytest"
 	"github.com/tfdeps/tfdeps/moduleaddr"
 )
@@ -81,6 +82,7 @@ func TestModuleVersionsErrors(t *testing.T) {
 		override   string
 		wantErr    string
 		check      func(error) bool
+		flavour    flavour.Flavour
 	}{
 		{name: "not found", addr: exampleHost + "/acme/nope/aws", wantErr: "module registry.example.com/acme/nope/aws not found",
 			check: func(err error) bool { var e *ModuleNotFoundError; return errors.As(err, &e) }},
@@ -90,6 +92,10 @@ func TestModuleVersionsErrors(t *testing.T) {
 			wantErr: "error looking up module versions: 401 Unauthorized"},
 		{name: "retries exhausted", addr: exampleHost + "/acme/net/aws", fault: &registrytest.Fault{Kind: registrytest.Status, Status: 500},
 			wantErr: "request failed after 2 attempts: 500 Internal Server Error returned from https://HOST/v1/modules/acme/net/aws/versions"},
+		// Terraform's module registry client names the URL too (its
+		// provider registry client only the host; observed with 1.15.9).
+		{name: "retries exhausted terraform", addr: exampleHost + "/acme/net/aws", fault: &registrytest.Fault{Kind: registrytest.Status, Status: 500}, flavour: flavour.Terraform,
+			wantErr: "the request failed after 2 attempts, please try again later: 500 Internal Server Error returned from https://HOST/v1/modules/acme/net/aws/versions"},
 		{name: "no modules service", addr: exampleHost + "/acme/net/aws", services: map[string]any{"providers.v1": "/v1/providers/"},
 			wantErr: "host registry.example.com does not provide a modules service",
 			check:   func(err error) bool { var e *ModuleServiceError; return errors.As(err, &e) }},
@@ -110,6 +116,7 @@ func TestModuleVersionsErrors(t *testing.T) {
 				if tt.services != nil {
 					s.HostServices[exampleHost] = tt.services
 				}
+				s.Flavour = tt.flavour
 			})
 			_, err := c.ModuleVersions(ctx(t), mustRegistry(t, tt.addr))
 			if diff := cmp.Diff(tt.wantErr, strings.ReplaceAll(modErr(err), srv.Host(), "HOST")); diff != "" {

@@ -126,6 +126,12 @@ func (s Settings) positiveEnv(k string) (int, bool) {
 	return n, true
 }
 
+// MetadataRetries is the number of extra attempts for metadata requests
+// (TF_REGISTRY_DISCOVERY_RETRY, else the CLI configuration's, else
+// DefaultRetryCount): Terraform's network mirror client retries as many
+// times.
+func (s Settings) MetadataRetries() int { return s.retryCount() }
+
 // retryCount is the number of extra attempts for metadata requests.
 func (s Settings) retryCount() int {
 	if n, ok := s.positiveEnv("TF_REGISTRY_DISCOVERY_RETRY"); ok {

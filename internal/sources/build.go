@@ -7,15 +7,25 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/cliconfig"
 	"github.com/tfdeps/tfdeps/internal/registry"
 )
 
-// Texts the CLI prints (to stderr) around the diagnostics of Build.
-const (
-	ProblemsHeader = "There are some problems with the provider_installation configuration:"
-	ProblemsFooter = "As a result of the above problems, OpenTofu's provider installer may not behave as intended.\n\n"
-)
+// ProblemsHeader is the text the CLI prints (to stderr) before the
+// diagnostics of Build.
+const ProblemsHeader = "There are some problems with the provider_installation configuration:"
+
+// ProblemsFooter is the text the CLI prints (to stderr) after the
+// diagnostics of Build when there are errors; it names the flavour's
+// product.
+func ProblemsFooter(f flavour.Flavour) string {
+	product := "OpenTofu"
+	if f == flavour.Terraform {
+		product = "Terraform"
+	}
+	return "As a result of the above problems, " + product + "'s provider installer may not behave as intended.\n\n"
+}
 
 // BuildOptions are the inputs of Build.
 type BuildOptions struct {

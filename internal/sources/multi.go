@@ -35,8 +35,13 @@ var _ Source = Multi(nil)
 // AvailableVersions is the union of the versions of every handling method.
 // "Not found" and "not known" answers are skipped; any other error aborts.
 // An empty union is "not known" if a registry said so, else *NotFoundError
-// naming every handling method.
+// naming every handling method. A Multi without any method (every method
+// of the CLI configuration was invalid) has no versions and no error, as
+// OpenTofu's: selection then says no release matches the constraints.
 func (m Multi) AvailableVersions(ctx context.Context, provider addrs.Provider) (versions.List, Warnings, error) {
+	if len(m) == 0 {
+		return nil, nil, nil
+	}
 	seen := map[versions.Version]bool{}
 	var list versions.List
 	var warnings Warnings
@@ -76,8 +81,12 @@ func (m Multi) AvailableVersions(ctx context.Context, provider addrs.Provider) (
 
 // PackageMeta asks the handling methods in order; the first success wins.
 // "Not found", "not known" and "platform not supported" move on; any other
-// error aborts. Without any success: platform not supported.
+// error aborts. Without any success: platform not supported; without any
+// method: not found.
 func (m Multi) PackageMeta(ctx context.Context, provider addrs.Provider, version versions.Version, target addrs.Platform) (PackageMeta, error) {
+	if len(m) == 0 {
+		return PackageMeta{}, &NotFoundError{Provider: provider}
+	}
 	for _, sel := range m {
 		if !sel.Handles(provider) {
 			continue

@@ -115,6 +115,12 @@ func TestMultiAvailableVersions(t *testing.T) {
 			},
 			wantErr: "provider registry.opentofu.org/hashicorp/widget was not found in any of the search locations",
 		},
+		{
+			// Every method of the CLI configuration was invalid: OpenTofu
+			// then says no release matches, not "not found".
+			name:  "no methods: no versions and no error",
+			multi: Multi{},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -193,6 +199,11 @@ func TestMultiPackageMeta(t *testing.T) {
 			name:    "nothing: platform unsupported",
 			multi:   Multi{{Source: &scripted{name: "a"}}},
 			wantErr: "provider registry.opentofu.org/hashicorp/widget 1.0.0 is not available for linux_amd64",
+		},
+		{
+			name:    "no methods: not found",
+			multi:   Multi{},
+			wantErr: "provider registry.opentofu.org/hashicorp/widget was not found in any of the search locations",
 		},
 	}
 	for _, tt := range tests {

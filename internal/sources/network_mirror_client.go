@@ -13,6 +13,7 @@ import (
 	"github.com/opentofu/svchost"
 	"golang.org/x/net/idna"
 
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/registry"
 )
 
@@ -49,30 +50,48 @@ func newMirrorClient(base *url.URL, s registry.Settings, creds *registry.Credent
 	rc := retryablehttp.NewClient()
 	rc.HTTPClient = hc
 	rc.Logger = nil
+	// OpenTofu's mirror client does not retry; Terraform's retries as its
+	// registry client does.
 	rc.RetryMax = 0
-	rc.ErrorHandler = requestFailed
+	if s.Flavour == flavour.Terraform {
+		rc.RetryMax = s.MetadataRetries()
+		if s.Backoff != nil {
+			rc.Backoff = s.Backoff
+		}
+	}
+	rc.ErrorHandler = requestFailed(s.Flavour)
 	return &mirrorClient{base: base, http: rc, headers: s.Headers(true), creds: creds}
 }
 
-// requestFailed gives the registry client's texts to a failed request
-// (transport error, 429, 5xx), except that too many redirects is reported
-// as Go's client error itself.
-func requestFailed(resp *http.Response, err error, attempts int) (*http.Response, error) {
-	if errors.Is(err, errTooManyRedirects) {
-		if resp != nil {
-			resp.Body.Close()
+// requestFailed gives the registry client's texts in the flavour's words to
+// a failed request (transport error, 429, 5xx): a failed status names the
+// URL in OpenTofu's text and only the host in Terraform's. Too many
+// redirects is reported as Go's client error itself.
+func requestFailed(f flavour.Flavour) retryablehttp.ErrorHandler {
+	return func(resp *http.Response, err error, attempts int) (*http.Response, error) {
+		if errors.Is(err, errTooManyRedirects) {
+			if resp != nil {
+				resp.Body.Close()
+			}
+			return nil, err
 		}
-		return nil, err
+		re := &registry.RequestError{Attempts: attempts, Err: err, Flavour: f}
+		switch {
+		case resp != nil:
+			resp.Body.Close()
+			where := resp.Request.URL.String()
+			if f == flavour.Terraform {
+				where = resp.Request.Host
+				if where == "" {
+					where = resp.Request.URL.Host
+				}
+			}
+			re.Detail = fmt.Sprintf("%s returned from %s", resp.Status, where)
+		case err != nil:
+			re.Detail = err.Error()
+		}
+		return nil, re
 	}
-	re := &registry.RequestError{Attempts: attempts, Err: err}
-	switch {
-	case resp != nil:
-		resp.Body.Close()
-		re.Detail = fmt.Sprintf("%s returned from %s", resp.Status, resp.Request.URL)
-	case err != nil:
-		re.Detail = err.Error()
-	}
-	return nil, re
 }
 
 // get requests the document at rel (relative to the base URL). A 200

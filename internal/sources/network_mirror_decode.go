@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/tfdeps/tfdeps/internal/nesting"
 	"github.com/tfdeps/tfdeps/versions"
@@ -60,17 +61,39 @@ func decodeMirrorJSON(r io.Reader, out any) error {
 		err = json.NewDecoder(bytes.NewReader(body)).Decode(out)
 	}
 	if err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			err = &mirrorTypeError{te}
+		}
 		return fmt.Errorf("invalid response content from mirror server: %w", err)
 	}
 	return nil
 }
 
+// mirrorTypeError is a JSON type error (a document of the wrong shape) worded
+// as OpenTofu's: its decoding types, declared in package getproviders, are
+// named there "getproviders.ResponseBody" and
+// "getproviders.ResponseArchiveMeta"; ours, of the same names, live in
+// package sources.
+type mirrorTypeError struct {
+	err *json.UnmarshalTypeError
+}
+
+func (e *mirrorTypeError) Error() string {
+	return strings.ReplaceAll(e.err.Error(), "sources.Response", "getproviders.Response")
+}
+
+func (e *mirrorTypeError) Unwrap() error { return e.err }
+
 // DecodeMirrorIndex decodes an index.json document: {"versions": {"V": {}}}.
 // Version keys that do not parse are skipped; the list is sorted.
 func DecodeMirrorIndex(r io.Reader) (versions.List, error) {
-	var doc struct {
+	// The type's name shows in type errors: it is OpenTofu's (see
+	// mirrorTypeError).
+	type ResponseBody struct {
 		Versions map[string]struct{} `json:"versions"`
 	}
+	var doc ResponseBody
 	if err := decodeMirrorJSON(r, &doc); err != nil {
 		return nil, err
 	}
@@ -94,11 +117,29 @@ type MirrorArchive struct {
 // DecodeMirrorVersion decodes a VERSION.json document:
 // {"archives": {"OS_ARCH": {"url": "…", "hashes": ["…"]}}}.
 func DecodeMirrorVersion(r io.Reader) (map[string]*MirrorArchive, error) {
-	var doc struct {
-		Archives map[string]*MirrorArchive `json:"archives"`
+	// The types' names and the untagged Hashes show in type errors: they
+	// are OpenTofu's (see mirrorTypeError).
+	type ResponseArchiveMeta struct {
+		RelativeURL string `json:"url"`
+		Hashes      []string
 	}
+	type ResponseBody struct {
+		Archives map[string]*ResponseArchiveMeta `json:"archives"`
+	}
+	var doc ResponseBody
 	if err := decodeMirrorJSON(r, &doc); err != nil {
 		return nil, err
 	}
-	return doc.Archives, nil
+	if doc.Archives == nil {
+		return nil, nil
+	}
+	archives := make(map[string]*MirrorArchive, len(doc.Archives))
+	for pl, a := range doc.Archives {
+		if a == nil {
+			archives[pl] = nil
+			continue
+		}
+		archives[pl] = &MirrorArchive{URL: a.RelativeURL, Hashes: a.Hashes}
+	}
+	return archives, nil
 }

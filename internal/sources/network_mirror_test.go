@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/hashes"
 	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/internal/registrytest"
@@ -146,6 +147,57 @@ func TestNetworkMirrorFaults(t *testing.T) {
 				strings.ReplaceAll(tt.want, "URL/", base)
 			if err == nil || err.Error() != want {
 				t.Errorf("got  %v\nwant %s", err, want)
+			}
+		})
+	}
+}
+
+// TestNetworkMirrorTerraformRetries: Terraform's mirror client retries a
+// failed request as its registry client does (once by default,
+// TF_REGISTRY_DISCOVERY_RETRY times when set), and its text names only the
+// host; OpenTofu's tries once.
+func TestNetworkMirrorTerraformRetries(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name         string
+		flavour      flavour.Flavour
+		env          map[string]string
+		fault        registrytest.Fault
+		want         string // after "failed to query provider mirror BASE for PROVIDER: "
+		wantRequests int
+	}{
+		{"opentofu", flavour.OpenTofu, nil, registrytest.Fault{Kind: registrytest.Status, Status: 500},
+			"request failed: 500 Internal Server Error returned from URL/registry.opentofu.org/hashicorp/widget/index.json", 1},
+		{"terraform", flavour.Terraform, nil, registrytest.Fault{Kind: registrytest.Status, Status: 500},
+			"the request failed after 2 attempts, please try again later: 500 Internal Server Error returned from HOST", 2},
+		{"terraform with TF_REGISTRY_DISCOVERY_RETRY", flavour.Terraform, map[string]string{"TF_REGISTRY_DISCOVERY_RETRY": "3"}, registrytest.Fault{Kind: registrytest.Status, Status: 502},
+			"the request failed after 4 attempts, please try again later: 502 Bad Gateway returned from HOST", 4},
+		{"terraform dropped connection", flavour.Terraform, nil, registrytest.Fault{Kind: registrytest.Drop},
+			`the request failed after 2 attempts, please try again later: Get "URL/registry.opentofu.org/hashicorp/widget/index.json": EOF`, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := registrytest.New(t, fakeOptions())
+			srv.Inject(registrytest.MirrorIndex, tt.fault)
+			u, err := ParseNetworkMirrorURL(srv.MirrorBaseURL())
+			if err != nil {
+				t.Fatal(err)
+			}
+			settings := registry.Settings{
+				Transport: srv.Transport(), Flavour: tt.flavour,
+				Getenv:  func(k string) string { return tt.env[k] },
+				Backoff: func(_, _ time.Duration, _ int, _ *http.Response) time.Duration { return 0 },
+			}
+			m := NewNetworkMirror(u, NetworkMirrorOptions{Settings: settings, Credentials: registry.NewCredentials(nil, nil, "")})
+			_, _, err = m.AvailableVersions(ctx, widget)
+			base := srv.MirrorBaseURL()
+			want := "failed to query provider mirror " + base + " for registry.opentofu.org/hashicorp/widget: " +
+				strings.NewReplacer("URL/", base, "HOST", srv.Host()).Replace(tt.want)
+			if err == nil || err.Error() != want {
+				t.Errorf("got  %v\nwant %s", err, want)
+			}
+			if got := srv.Count(registrytest.MirrorIndex); got != tt.wantRequests {
+				t.Errorf("%d requests, want %d", got, tt.wantRequests)
 			}
 		})
 	}

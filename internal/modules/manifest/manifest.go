@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	version "github.com/hashicorp/go-version"
 
@@ -77,7 +78,7 @@ func ParseWith(src []byte, p moduleaddr.Parser) (Manifest, error) {
 	}
 	var f file
 	if err := json.Unmarshal(src, &f); err != nil {
-		return nil, fmt.Errorf("error unmarshalling snapshot: %w", err)
+		return nil, fmt.Errorf("error unmarshalling snapshot: %w", withTofuTypeNames(err))
 	}
 	for _, fr := range f.Modules {
 		rec := Record{Key: fr.Key, Source: fr.Source, Dir: filepath.FromSlash(fr.Dir)}
@@ -99,6 +100,35 @@ func ParseWith(src []byte, p moduleaddr.Parser) (Manifest, error) {
 		m[rec.Key] = rec
 	}
 	return m, nil
+}
+
+// tofuTypeNames maps the Go type names of this package's file structs to
+// those of OpenTofu's (package modsdir), which encoding/json puts in its
+// type errors.
+var tofuTypeNames = strings.NewReplacer(
+	"manifest.fileRecord", "modsdir.Record",
+	"manifest.file", "modsdir.manifestSnapshotFile",
+)
+
+var tofuStructNames = map[string]string{"file": "manifestSnapshotFile", "fileRecord": "Record"}
+
+// withTofuTypeNames returns a JSON type error (a value of the wrong kind)
+// worded with OpenTofu's type names, so the message is tofu's byte for
+// byte; other errors as they are.
+func withTofuTypeNames(err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	typ := tofuTypeNames.Replace(te.Type.String())
+	if te.Struct == "" && te.Field == "" {
+		return errors.New("json: cannot unmarshal " + te.Value + " into Go value of type " + typ)
+	}
+	st := te.Struct
+	if n, ok := tofuStructNames[st]; ok {
+		st = n
+	}
+	return errors.New("json: cannot unmarshal " + te.Value + " into Go struct field " + st + "." + te.Field + " of type " + typ)
 }
 
 // Marshal returns the file's bytes: {"Modules":[...]} on one line, no

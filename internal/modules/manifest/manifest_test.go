@@ -42,7 +42,14 @@ func TestParse(t *testing.T) {
 		{name: "duplicate", src: `{"Modules":[{"Key":"a","Dir":"a"},{"Key":"a","Dir":"b"}]}`,
 			wantErr: "snapshot file contains two records for path a"},
 		{name: "not json", src: `{"Modules":[`, wantErr: "error unmarshalling snapshot: unexpected end of JSON input"},
-		{name: "wrong type", src: `{"Modules":{}}`, wantErr: "error unmarshalling snapshot: json: cannot unmarshal object into Go struct field file.Modules of type []manifest.fileRecord"},
+		// A value of the wrong kind: encoding/json names the Go types, so
+		// tfdeps names OpenTofu's (observed with tofu 1.12.6).
+		{name: "wrong type", src: `{"Modules":{}}`, wantErr: "error unmarshalling snapshot: json: cannot unmarshal object into Go struct field manifestSnapshotFile.Modules of type []modsdir.Record"},
+		{name: "record not object", src: `{"Modules":[5]}`, wantErr: "error unmarshalling snapshot: json: cannot unmarshal number into Go struct field manifestSnapshotFile.Modules of type modsdir.Record"},
+		{name: "key not string", src: `{"Modules":[{"Key":5}]}`, wantErr: "error unmarshalling snapshot: json: cannot unmarshal number into Go struct field Record.Modules.Key of type string"},
+		{name: "version not string", src: `{"Modules":[{"Key":"","Version":true}]}`, wantErr: "error unmarshalling snapshot: json: cannot unmarshal bool into Go struct field Record.Modules.Version of type string"},
+		{name: "top-level array", src: `[]`, wantErr: "error unmarshalling snapshot: json: cannot unmarshal array into Go value of type modsdir.manifestSnapshotFile"},
+		{name: "top-level number", src: `5`, wantErr: "error unmarshalling snapshot: json: cannot unmarshal number into Go value of type modsdir.manifestSnapshotFile"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
