@@ -30,7 +30,13 @@ import (
 //     id/identity, managed targets only), resource lifecycle blocks (no
 //     enabled or destroy; action_trigger), module blocks (lifecycle
 //     reserved; ignore_nested_deprecations), removed blocks, and override
-//     files (their removed blocks and ephemeral resources are ignored).
+//     files (their removed blocks and ephemeral resources are ignored);
+//   - test files are read with Terraform v1.15's schema and texts
+//     (testfiles_terraform*.go): a "test" block, variable blocks, run
+//     blocks with state_key, parallel, skip_cleanup and backend (errors of
+//     a release build), mock providers with source directories, and
+//     override targets as Terraform parses them; a file with an invalid
+//     "test" block is dropped, as Terraform drops it.
 //     Product names in texts stay OpenTofu's: the CLI words them.
 
 // WithFlavour loads the directory as flavour f does (default OpenTofu).

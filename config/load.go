@@ -98,9 +98,12 @@ func LoadDir(dir string, opts ...Option) (*Module, hcl.Diagnostics) {
 	}
 	diags = append(diags, m.assemble(decoded[:len(files.Primary)], decoded[len(files.Primary):])...)
 	if len(files.Tests) > 0 {
-		tests, testDiags := loadTestFiles(o, files)
-		m.Tests = tests
+		tests, dropped, testDiags := loadTestFiles(o, files)
+		m.Tests, m.droppedTests = tests, dropped
 		diags = append(diags, testDiags...)
+		if o.flavour == flavour.Terraform {
+			diags = append(diags, loadTerraformMockData(o.fsys, tests)...)
+		}
 	}
 	if incompatible {
 		diags = onlyIncompatible(diags)

@@ -49,6 +49,9 @@ type Module struct {
 	// Tests are the test files, keyed by path relative to the module
 	// directory; empty unless WithTestsDir was given.
 	Tests map[string]*TestFile
+	// droppedTests are the parsed test files Terraform drops (for source
+	// snippets only).
+	droppedTests map[string]*hcl.File
 
 	primary, overrides []*File
 	document           *Document

@@ -170,6 +170,13 @@ var providerBlockSchema = &hcl.BodySchema{
 // for_each is one more reserved argument name (Terraform has no provider
 // instances) and the reserved names are checked in Terraform's order.
 func decodeProviderBlock(block *hcl.Block, f flavour.Flavour) (*ProviderConfig, hcl.Diagnostics) {
+	return decodeProviderBlockIn(block, f, false)
+}
+
+// decodeProviderBlockIn is decodeProviderBlock for a configuration file or,
+// with inTestFile, a Terraform test file, where Terraform refuses a version
+// argument.
+func decodeProviderBlockIn(block *hcl.Block, f flavour.Flavour, inTestFile bool) (*ProviderConfig, hcl.Diagnostics) {
 	content, _, diags := block.Body.PartialContent(providerBlockSchema)
 	nameDiags := checkProviderNameNormalized(block.Labels[0], block.DefRange)
 	diags = append(diags, nameDiags...)
@@ -195,7 +202,9 @@ func decodeProviderBlock(block *hcl.Block, f flavour.Flavour) (*ProviderConfig, 
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider configuration alias", Detail: "An alias must be a valid name. " + badIdentifierDetail})
 		}
 	}
-	if attr, ok := content.Attributes["version"]; ok {
+	if attr, ok := content.Attributes["version"]; ok && inTestFile && f == flavour.Terraform {
+		diags = append(diags, errorDiag("Version constraints are not allowed in test files", "Version constraints inside provider configuration blocks are not allowed in test files. To silence this error, move the provider version constraint into the required_providers block of the configuration that uses this provider.", attr.Expr.Range().Ptr()))
+	} else if ok {
 		diags = append(diags, warningDiag("Version constraints inside provider configuration blocks are deprecated", "OpenTofu 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of OpenTofu. To silence this warning, move the provider version constraint into the required_providers block.", attr.Expr.Range().Ptr()))
 		vc, _, vDiags := decodeVersionConstraint(attr, attr.Name)
 		diags = append(diags, vDiags...)

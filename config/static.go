@@ -271,6 +271,12 @@ func (m *Module) addValueFiles(files map[string]*hcl.File) {
 		if tf.HCL != nil {
 			files[tf.Name] = tf.HCL
 		}
+		for name, f := range tf.mockFiles {
+			files[name] = f
+		}
+	}
+	for name, f := range m.droppedTests {
+		files[name] = f
 	}
 	if m.static == nil || m.static.values == nil {
 		return

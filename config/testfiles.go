@@ -21,6 +21,11 @@ type TestFile struct {
 	Runs      []*TestRun
 	// HCL is the parsed file (for source snippets in diagnostics).
 	HCL *hcl.File
+
+	mockSources []mockSource // Terraform only
+	dropped     bool         // Terraform drops the file
+	// mockFiles are the mock data files read (for source snippets).
+	mockFiles map[string]*hcl.File
 }
 
 // TestRun is a run block; ModuleSource is its module { source } ("" when
@@ -40,13 +45,21 @@ type TestRun struct {
 	ModuleSourceRange hcl.Range
 	// Providers is the run's providers map (nil without one).
 	Providers []PassedProviderConfig
+
+	// moduleSourceAddr is the canonical module source (Terraform only).
+	moduleSourceAddr string
+	// tf is what Terraform's file-level checks need (Terraform only).
+	tf *terraformRun
 }
 
 // loadTestFiles reads and decodes the discovered test files, with the
 // diagnostics OpenTofu reports while loading them.
-func loadTestFiles(o options, files Files) (map[string]*TestFile, hcl.Diagnostics) {
+// Files Terraform drops (an invalid "test" block) are returned apart, for
+// source snippets only.
+func loadTestFiles(o options, files Files) (map[string]*TestFile, map[string]*hcl.File, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	out := map[string]*TestFile{}
+	dropped := map[string]*hcl.File{}
 	for i, name := range files.Tests {
 		src, err := o.fsys.ReadFile(name)
 		if err != nil {
@@ -57,14 +70,23 @@ func loadTestFiles(o options, files Files) (map[string]*TestFile, hcl.Diagnostic
 			})
 			continue
 		}
-		tf, tfDiags := decodeTestFile(name, src)
+		tf, tfDiags := decodeTestFile(name, src, o.flavour)
 		diags = append(diags, tfDiags...)
-		out[files.TestKeys[i]] = tf
+		switch {
+		case tf.dropped:
+			if tf.HCL != nil {
+				dropped[name] = tf.HCL
+			}
+		default:
+			out[files.TestKeys[i]] = tf
+		}
 	}
-	return out, diags
+	return out, dropped, diags
 }
 
-func decodeTestFile(name string, src []byte) (tf *TestFile, diags hcl.Diagnostics) {
+// decodeTestFile reads one test file as flavour f does; the result is
+// marked dropped when Terraform drops the file (an invalid "test" block).
+func decodeTestFile(name string, src []byte, fl flavour.Flavour) (tf *TestFile, diags hcl.Diagnostics) {
 	tf = &TestFile{Name: name}
 	defer func() {
 		if r := recover(); r != nil {
@@ -75,12 +97,17 @@ func decodeTestFile(name string, src []byte) (tf *TestFile, diags hcl.Diagnostic
 			})
 		}
 	}()
-	f, diags := parseFile(name, src)
-	tf.HCL = f
-	if f == nil || f.Body == nil {
+	file, diags := parseFile(name, src)
+	tf.HCL = file
+	if file == nil || file.Body == nil {
 		return tf, diags
 	}
-	return tf, append(diags, tf.decode(f.Body)...)
+	if fl == flavour.Terraform {
+		keep, d := tf.decodeTerraform(file.Body)
+		tf.dropped = !keep
+		return tf, append(diags, d...)
+	}
+	return tf, append(diags, tf.decode(file.Body)...)
 }
 
 // TestFileNames returns the keys of m.Tests in order.

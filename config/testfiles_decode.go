@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/moduleaddr"
 )
 
 // The test language as OpenTofu v1.12.6 decodes it while loading a module
@@ -60,7 +61,7 @@ func (tf *TestFile) decode(body hcl.Body) hcl.Diagnostics {
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "run":
-			run, runDiags := decodeTestRun(b)
+			run, runDiags := decodeTestRun(b, flavour.OpenTofu)
 			diags = append(diags, runDiags...)
 			if !runDiags.HasErrors() {
 				tf.Runs = append(tf.Runs, run)
@@ -100,9 +101,16 @@ func (tf *TestFile) decode(body hcl.Body) hcl.Diagnostics {
 	return diags
 }
 
-func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
-	content, diags := bodyContent(block.Body, testRunBlockSchema)
+// decodeTestRun reads a run block as flavour f does. Terraform's run
+// blocks have more arguments and blocks (testfiles_terraform.go).
+func decodeTestRun(block *hcl.Block, f flavour.Flavour) (*TestRun, hcl.Diagnostics) {
+	schema, overrides := testRunBlockSchema, overrideSet(nil)
 	run := &TestRun{Name: block.Labels[0], DeclRange: block.DefRange}
+	if f == flavour.Terraform {
+		schema, overrides = terraformRunBlockSchema, overrideSet{}
+		run.tf = &terraformRun{nameRange: block.LabelRanges[0]}
+	}
+	content, diags := bodyContent(block.Body, schema)
 	if !hclsyntax.ValidIdentifier(run.Name) {
 		diags = append(diags, errorDiag("Invalid run block name", badIdentifierDetail, &block.LabelRanges[0]))
 	}
@@ -137,34 +145,48 @@ func decodeTestRun(block *hcl.Block) (*TestRun, hcl.Diagnostics) {
 			if module != nil {
 				diags = append(diags, errorDiag(`Multiple "module" blocks`, fmt.Sprintf("This run block already has a module block defined at %s.", module.DefRange), b.DefRange.Ptr()))
 			}
-			m, d := decodeTestRunModule(b)
+			m, d := decodeTestRunModule(b, f)
 			diags = append(diags, d...)
 			if !d.HasErrors() {
 				module = b
 				run.ModuleSource, run.ModuleSourceRange = m.source, m.sourceRange
+				run.moduleSourceAddr = m.addr
 				run.ModuleRange = b.DefRange
 				run.ModuleHasVersion, run.ModuleVersion = m.version.Set, m.version.Required
 			}
-		case "override_resource", "override_data":
+		case "override_resource", "override_data", "override_module", "backend":
+			if f == flavour.Terraform {
+				diags = append(diags, run.decodeTerraformRunBlock(b, overrides)...)
+				continue
+			}
+			if b.Type == "override_module" {
+				diags = append(diags, decodeOverrideModule(b)...)
+				continue
+			}
 			_, d := decodeOverrideResource(b)
 			diags = append(diags, d...)
-		case "override_module":
-			diags = append(diags, decodeOverrideModule(b)...)
 		}
 	}
 	if attr, ok := content.Attributes["command"]; ok {
-		if kw := hcl.ExprAsKeyword(attr.Expr); kw != "apply" && kw != "plan" {
+		kw := hcl.ExprAsKeyword(attr.Expr)
+		if kw != "apply" && kw != "plan" {
 			diags = append(diags, errorDiag(`Invalid "command" keyword`, `The "command" argument requires one of the following keywords without quotes: apply or plan.`, attr.Expr.Range().Ptr()))
+		}
+		if run.tf != nil {
+			run.tf.plan = kw == "plan"
 		}
 	}
 	if attr, ok := content.Attributes["providers"]; ok {
-		providers, d := decodePassedProviderConfigs(attr, flavour.OpenTofu)
+		providers, d := decodePassedProviderConfigs(attr, f)
 		diags = append(diags, d...)
 		run.Providers = providers
 	}
 	if attr, ok := content.Attributes["expect_failures"]; ok {
 		_, d := decodeDependsOn(attr)
 		diags = append(diags, d...)
+	}
+	if f == flavour.Terraform {
+		diags = append(diags, run.decodeTerraformRunAttributes(content)...)
 	}
 	return run, diags
 }
@@ -174,11 +196,14 @@ type testRunModule struct {
 	source      string
 	sourceRange hcl.Range
 	version     VersionConstraint // Set when the argument is there
+	addr        string            // the canonical source address
 }
 
-// decodeTestRunModule reads a run block's module block. (Source addresses
-// themselves are not validated here.)
-func decodeTestRunModule(block *hcl.Block) (testRunModule, hcl.Diagnostics) {
+// decodeTestRunModule reads a run block's module block: its source, which
+// must parse as a module source address (a registry address when a version
+// is set), and its version. Terraform accepts only local and registry
+// sources here.
+func decodeTestRunModule(block *hcl.Block, f flavour.Flavour) (testRunModule, hcl.Diagnostics) {
 	var m testRunModule
 	content, diags := bodyContent(block.Body, testRunModuleSchema)
 	if content == nil {
@@ -194,7 +219,19 @@ func decodeTestRunModule(block *hcl.Block) (testRunModule, hcl.Diagnostics) {
 		return m, append(diags, errorDiag(`Missing "source" attribute for module block`, "You must specify a source attribute when executing alternate modules during test executions.", block.DefRange.Ptr()))
 	}
 	m.sourceRange = attr.Range
-	diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &m.source)...)
+	d := gohcl.DecodeExpression(attr.Expr, nil, &m.source)
+	diags = append(diags, d...)
+	if d.HasErrors() {
+		return m, diags
+	}
+	src, err := parseCallSource(m.source, m.version.Set, f)
+	if err != nil {
+		return m, append(diags, sourceDiagnostic(err, m.version.Set, attr.Range.Ptr()))
+	}
+	if _, remote := src.(moduleaddr.Remote); remote && f == flavour.Terraform {
+		diags = append(diags, errorDiag("Invalid module source address", "Only local or registry module sources are currently supported from within test run blocks.", attr.Range.Ptr()))
+	}
+	m.addr = src.String()
 	return m, diags
 }
 

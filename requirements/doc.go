@@ -16,8 +16,9 @@
 // The flavour is the one the tree was loaded with (config.WithFlavour,
 // Module.Flavour): it gives the default registry host of implied providers
 // and of the addresses these diagnostics display without a host
-// (registry.terraform.io for Terraform). The texts stay OpenTofu's; the CLI
-// words them for the flavour.
+// (registry.terraform.io for Terraform), and Terraform requires nothing
+// for the provider blocks of test files (only for the modules their runs
+// test). The texts stay OpenTofu's; the CLI words them for the flavour.
 //
 // Loading and merging configuration files is the config package's job;
 // selecting versions and installing providers is not done here.

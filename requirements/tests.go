@@ -16,10 +16,15 @@ import (
 // testFiles collects what the root module's test files require
 // (providers.md §5 step 5): each provider block, through the root module's
 // local names, with its deprecated version constraint. The modules that run
-// blocks test are added by Load, which can read them.
+// blocks test are added by Load, which can read them. Terraform requires
+// nothing for a test file's provider blocks (only for its runs' modules).
 func (c *collector) testFiles(m *config.Module, mod *Module) {
 	for _, name := range sortedKeys(m.Tests) {
 		tf := &TestFile{Name: name, Providers: map[addrs.Provider]versions.Constraints{}}
+		mod.Tests = append(mod.Tests, tf)
+		if c.flavour == flavour.Terraform {
+			continue
+		}
 		for _, pc := range m.Tests[name].Providers {
 			p := m.ProviderForLocalName(pc.Name)
 			if p.IsZero() {
@@ -29,7 +34,6 @@ func (c *collector) testFiles(m *config.Module, mod *Module) {
 			tf.Providers[p] = versions.Intersect(tf.Providers[p], cons)
 			c.addFlat(p, Source{Module: mod.Path, Kind: FromTestFile, Name: name + ": " + pc.Key(), Constraints: cons, Range: pc.DeclRange})
 		}
-		mod.Tests = append(mod.Tests, tf)
 	}
 }
 

@@ -140,7 +140,19 @@ func (mi *moduleInstall) terraformGet(ctx context.Context, vars *varFlags) int {
 	cfg := loadCLIConfig(m, m.cliConfigOptions())
 	mi.registry = newModuleRegistry(m, cfg)
 	root, diags := mi.loadRoot()
+	if diags.HasErrors() && m.Flavour == flavour.Terraform && root != nil && onlyTestFileErrors(diags) && hasModuleCalls(root) {
+		// terraform get loads the root module without its test files
+		// before installing: its installer installs the modules and
+		// reports the test files' errors with its own.
+		view.Diagnostics(mi.install(ctx, root, diags))
+		return 1
+	}
 	if diags.HasErrors() {
+		if m.Flavour == flavour.Terraform && !onlyTestFileErrors(diags) {
+			// Errors in the root module's own files stop terraform get
+			// before it reads the test files.
+			diags = withoutTestFileDiags(diags)
+		}
 		view.Diagnostics(diags)
 		return 1
 	}

@@ -84,6 +84,9 @@ func runProviders(m *Meta, args []string) int {
 		Config:    m.configOptions(append([]config.Option{config.WithTestsDir(opts.testsDir)}, varOpts...)...),
 		StateFile: opts.statePath,
 	})
+	if m.Flavour == flavour.Terraform {
+		diags = withoutMockDataAfterErrors(diags)
+	}
 	if !hasConfigErrors(diags) {
 		// tofu loads the root module a second time (without test files)
 		// for its encryption settings, before it collects requirements;

@@ -303,10 +303,10 @@ func snippetFiles(diags hcl.Diagnostics, known map[string]*hcl.File) map[string]
 	return files
 }
 
-// isConfigFileName reports whether name is a configuration or test file
-// OpenTofu's loader reads.
+// isConfigFileName reports whether name is a configuration, test or
+// (Terraform) mock data file the loader reads.
 func isConfigFileName(name string) bool {
-	for _, suffix := range []string{".tf", ".tf.json", ".tofu", ".tofu.json", ".tftest.hcl", ".tftest.json", ".tofutest.hcl", ".tofutest.json", ".tfvars", ".tfvars.json"} {
+	for _, suffix := range []string{".tf", ".tf.json", ".tofu", ".tofu.json", ".tftest.hcl", ".tftest.json", ".tofutest.hcl", ".tofutest.json", ".tfvars", ".tfvars.json", ".tfmock.hcl", ".tfmock.json"} {
 		if strings.HasSuffix(name, suffix) {
 			return true
 		}

@@ -82,6 +82,59 @@ func moduleCacheDir(m *Meta) string {
 
 // hasModuleCalls reports whether the root module or a run block of its
 // test files calls a module (init.md: otherwise the phase is skipped).
+// onlyTestFileErrors reports whether every error of diags with a source
+// is about a test file (or a Terraform mock data file).
+func onlyTestFileErrors(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && d.Subject != nil && !isTestFileName(d.Subject.Filename) {
+			return false
+		}
+	}
+	return true
+}
+
+// withoutTestFileDiags drops the diagnostics about test files (and
+// Terraform mock data files) from diags.
+func withoutTestFileDiags(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if d.Subject == nil || !isTestFileName(d.Subject.Filename) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// withoutMockDataAfterErrors drops the diagnostics of reading mock data
+// when diags has other errors: without modules to install, terraform init
+// reads mock data only for a configuration without errors.
+func withoutMockDataAfterErrors(diags hcl.Diagnostics) hcl.Diagnostics {
+	var others, out hcl.Diagnostics
+	for _, d := range diags {
+		if !config.IsMockDataDiagnostic(d) {
+			others = append(others, d)
+		}
+	}
+	if !others.HasErrors() {
+		return diags
+	}
+	for _, d := range diags {
+		if !config.IsMockDataDiagnostic(d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func isTestFileName(name string) bool {
+	for _, suffix := range []string{".tftest.hcl", ".tftest.json", ".tfmock.hcl", ".tfmock.json"} {
+		if strings.HasSuffix(name, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
 func hasModuleCalls(root *config.Module) bool {
 	if len(root.ModuleCalls) > 0 {
 		return true
@@ -184,7 +237,18 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 		// when it has errors: its installer reports them with its own.
 		return r.initModulesTerraform(ctx, mi, root, diags)
 	}
+	if r.m.Flavour == flavour.Terraform {
+		diags = withoutMockDataAfterErrors(diags)
+	}
 	if diags.HasErrors() {
+		if r.m.Flavour == flavour.Terraform && root != nil && onlyTestFileErrors(diags) {
+			// terraform initialises the backend before it reports the
+			// errors of test files, and ends the backend's section.
+			r.backendHeader(nil)
+			if r.opts.backend {
+				r.view.Message("empty_line", "", false)
+			}
+		}
 		r.view.Diagnostics(r.withConfigErrorText(diags))
 		return nil, true
 	}
