@@ -200,7 +200,7 @@ func (r *initRun) run(ctx context.Context) int {
 	if m.Flavour == flavour.OpenTofu && !r.opts.json && inputEnabled(m, r.opts.input) {
 		r.opts.vars.values.SetPrompt(m.promptVariable)
 	}
-	if d := m.terraformRootCoreDiags(varOpts...); d.HasErrors() {
+	if d := m.terraformRootCoreDiags(r.opts.get, varOpts...); d.HasErrors() {
 		r.view.Diagnostics(d)
 		return 1
 	}
