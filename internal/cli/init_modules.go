@@ -313,6 +313,8 @@ func (r *initRun) rootErrorsTerraform(mi *moduleInstall, root *config.Module, di
 	}
 	var backendDiags hcl.Diagnostics
 	if r.opts.backend {
+		// terraform's backend reads the early load's module, errors or not.
+		r.rootForBackend = &rootOnce{loaded: true, root: root}
 		r.backendHeader(nil)
 		backendDiags = r.backendConfigDiags()
 		if !backendDiags.HasErrors() && root.Backend == nil && root.Cloud == nil {
