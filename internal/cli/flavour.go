@@ -125,19 +125,3 @@ func (m *Meta) terraformCoreDiags(t *config.Tree) hcl.Diagnostics {
 	})
 	return diags
 }
-
-// terraformRootCoreDiags checks the root module in the working directory
-// before init does anything else, as terraform init does when it installs
-// modules (get, and the root module or its tests call one); without
-// module installation terraform checks it after the backend (see
-// rootErrorsTerraform).
-func (m *Meta) terraformRootCoreDiags(get bool, opts ...config.Option) hcl.Diagnostics {
-	if m.Flavour != flavour.Terraform {
-		return nil
-	}
-	root, _ := config.LoadDir(".", m.configOptions(opts...)...)
-	if !get || !hasModuleCalls(root) {
-		return nil
-	}
-	return root.CheckTerraformCore(m.Version(), "", "")
-}

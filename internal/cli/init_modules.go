@@ -407,6 +407,11 @@ func (r *initRun) initModulesTerraform(ctx context.Context, mi *moduleInstall, r
 		r.view.Diagnostics(d)
 		return nil, true
 	}
+	if v := root.CheckTerraformCore(r.m.Version(), "", ""); v.HasErrors() {
+		// Terraform's installer reports the root's required_version errors
+		// instead of its other diagnostics (maybe a newer language's).
+		rootDiags = v
+	}
 	r.installedModules = true
 	diags := mi.install(ctx, root, rootDiags)
 	if diags.HasErrors() {
