@@ -200,6 +200,7 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module, rootD
 		Events:            moduleEvents{view: mi.view, flavour: mi.m.Flavour, trim: !mi.get},
 		Flavour:           mi.m.Flavour,
 		RootDiags:         rootDiags,
+		CoreVersion:       mi.m.Version(),
 	})
 	if errors.Is(ctx.Err(), context.Canceled) {
 		diags = append(diags, errorDiag("Module installation canceled", "Module installation was canceled by an interrupt signal."))
@@ -270,6 +271,9 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 		tree, check := config.BuildTree(root, walker)
 		check = append(check, testRunsInstalled(tree, walker, r.m.Flavour)...)
 		if check.HasErrors() {
+			if r.m.Flavour == flavour.Terraform && r.opts.backend {
+				r.view.Message("empty_line", "", false) // after the backend's section
+			}
 			r.view.Diagnostics(r.withConfigErrorText(check))
 			return nil, true
 		}
