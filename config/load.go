@@ -181,6 +181,9 @@ func parseAndDecode(name string, src []byte, override bool, core coreVersion) (f
 		}
 	}()
 	hf, parseDiags := parseFile(name, src)
+	if core.flavour == flavour.Terraform {
+		markSyntax(parseDiags)
+	}
 	file = decodeFile(hf, name, override, core)
 	if core.flavour == flavour.Terraform && hf != nil && hf.Body != nil {
 		// Terraform reads required_version from every file; take it before

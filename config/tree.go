@@ -28,6 +28,10 @@ type Tree struct {
 // PathString returns "" for the root and module.a.module.b otherwise.
 func (t *Tree) PathString() string { return modulePathString(t.Path) }
 
+// ModulePathString returns "" for the root's path and module.a.module.b
+// otherwise.
+func ModulePathString(path []string) string { return modulePathString(path) }
+
 func modulePathString(path []string) string {
 	var parts []string
 	for _, p := range path {

@@ -200,10 +200,6 @@ func (r *initRun) run(ctx context.Context) int {
 	if m.Flavour == flavour.OpenTofu && !r.opts.json && inputEnabled(m, r.opts.input) {
 		r.opts.vars.values.SetPrompt(m.promptVariable)
 	}
-	if d := m.terraformRootCoreDiags(varOpts...); d.HasErrors() {
-		r.view.Diagnostics(d)
-		return 1
-	}
 	if m.Flavour == flavour.Terraform {
 		// terraform init reads the lock file before the backend and
 		// shows its errors as they are.

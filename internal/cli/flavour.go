@@ -125,13 +125,3 @@ func (m *Meta) terraformCoreDiags(t *config.Tree) hcl.Diagnostics {
 	})
 	return diags
 }
-
-// terraformRootCoreDiags checks the root module in the working directory
-// before init does anything else, as terraform init does.
-func (m *Meta) terraformRootCoreDiags(opts ...config.Option) hcl.Diagnostics {
-	if m.Flavour != flavour.Terraform {
-		return nil
-	}
-	root, _ := config.LoadDir(".", m.configOptions(opts...)...)
-	return root.CheckTerraformCore(m.Version(), "", "")
-}

@@ -200,6 +200,7 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module, rootD
 		Events:            moduleEvents{view: mi.view, flavour: mi.m.Flavour, trim: !mi.get},
 		Flavour:           mi.m.Flavour,
 		RootDiags:         rootDiags,
+		CoreVersion:       mi.m.Version(),
 	})
 	if errors.Is(ctx.Err(), context.Canceled) {
 		diags = append(diags, errorDiag("Module installation canceled", "Module installation was canceled by an interrupt signal."))
@@ -239,16 +240,11 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 	}
 	if r.m.Flavour == flavour.Terraform {
 		diags = withoutMockDataAfterErrors(diags)
+		if root != nil && r.rootErrorsTerraform(mi, root, diags) {
+			return nil, true
+		}
 	}
 	if diags.HasErrors() {
-		if r.m.Flavour == flavour.Terraform && root != nil && onlyTestFileErrors(diags) {
-			// terraform initialises the backend before it reports the
-			// errors of test files, and ends the backend's section.
-			r.backendHeader(nil)
-			if r.opts.backend {
-				r.view.Message("empty_line", "", false)
-			}
-		}
 		r.view.Diagnostics(r.withConfigErrorText(diags))
 		return nil, true
 	}
@@ -275,6 +271,9 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 		tree, check := config.BuildTree(root, walker)
 		check = append(check, testRunsInstalled(tree, walker, r.m.Flavour)...)
 		if check.HasErrors() {
+			if r.m.Flavour == flavour.Terraform && r.opts.backend {
+				r.view.Message("empty_line", "", false) // after the backend's section
+			}
 			r.view.Diagnostics(r.withConfigErrorText(check))
 			return nil, true
 		}
@@ -293,6 +292,75 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 		return nil, true
 	}
 	return diags, false
+}
+
+// rootErrorsTerraform is terraform init without module installation when
+// the root module (diags: its early load's diagnostics) has errors or
+// excludes this Terraform version; it reports whether init stopped
+// (everything printed). Terraform stops before the backend only when its
+// early load found no module (the directory could not be read); otherwise
+// it initialises the backend, which (without a backend or cloud block)
+// loads the root module once more without its test files and fails with
+// that load's diagnostics when it has errors, syntax errors excepted (the
+// parser answers a file it has parsed without them). It then checks the
+// root's required_version, whose errors alone are shown, and else shows
+// the early load's diagnostics, the backend's, and the configuration error
+// text.
+func (r *initRun) rootErrorsTerraform(mi *moduleInstall, root *config.Module, diags hcl.Diagnostics) bool {
+	versionDiags := root.CheckTerraformCore(r.m.Version(), "", "")
+	if !diags.HasErrors() && !versionDiags.HasErrors() {
+		return false
+	}
+	if diags.HasErrors() && earlyLoadFailed(diags) {
+		r.view.Diagnostics(r.withConfigErrorText(diags))
+		return true
+	}
+	var backendDiags hcl.Diagnostics
+	if r.opts.backend {
+		// terraform's backend reads the early load's module, errors or not.
+		r.rootForBackend = &rootOnce{loaded: true, root: root}
+		r.backendHeader(nil)
+		backendDiags = r.backendConfigDiags()
+		if !backendDiags.HasErrors() && root.Backend == nil && root.Cloud == nil {
+			backendDiags = append(backendDiags, backendLoadDiags(mi)...)
+		}
+		r.view.Message("empty_line", "", false)
+	}
+	if versionDiags.HasErrors() {
+		r.view.Diagnostics(versionDiags)
+		return true
+	}
+	r.view.Diagnostics(r.withConfigErrorText(append(diags, backendDiags...)))
+	return true
+}
+
+// backendLoadDiags are the diagnostics of terraform's backend loading the
+// root module again (no test files): none unless that load has errors,
+// and never the syntax errors, which Terraform's parser reports once.
+func backendLoadDiags(mi *moduleInstall) hcl.Diagnostics {
+	_, diags := config.LoadDir(".", mi.loadOptions()...)
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if !config.IsSyntaxDiagnostic(d) {
+			out = append(out, d)
+		}
+	}
+	if !out.HasErrors() {
+		return nil
+	}
+	return out
+}
+
+// earlyLoadFailed reports whether diags has an error of reading the
+// module's directory (or its test directory), where Terraform's loader
+// returns no module at all.
+func earlyLoadFailed(diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && (d.Summary == "Failed to read module directory" || d.Summary == "Failed to read test directory") {
+			return true
+		}
+	}
+	return false
 }
 
 // testRunsInstalled checks the modules of the root's test files' run
@@ -342,6 +410,11 @@ func (r *initRun) initModulesTerraform(ctx context.Context, mi *moduleInstall, r
 		_ = os.MkdirAll(modulesDir(r.m), 0o777)
 		r.view.Diagnostics(d)
 		return nil, true
+	}
+	if v := root.CheckTerraformCore(r.m.Version(), "", ""); v.HasErrors() {
+		// Terraform's installer reports the root's required_version errors
+		// instead of its other diagnostics (maybe a newer language's).
+		rootDiags = v
 	}
 	r.installedModules = true
 	diags := mi.install(ctx, root, rootDiags)

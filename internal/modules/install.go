@@ -62,6 +62,11 @@ type Options struct {
 	// installer's: Terraform's installer loads the root module itself and
 	// counts its errors as installation errors (no manifest is written).
 	RootDiags hcl.Diagnostics
+	// CoreVersion, with Terraform's flavour, is the emulated Terraform
+	// version: each module loaded whose required_version excludes it has
+	// those errors reported instead of its other diagnostics, as
+	// Terraform's installer does ("": no check).
+	CoreVersion string
 }
 
 // Install installs the module calls of root (loaded from "." with its
@@ -139,6 +144,16 @@ var _ config.ModuleWalker = (*walk)(nil)
 // LoadModule implements config.ModuleWalker: reuse or install one call
 // (modules.md §5.2, §5.3).
 func (w *walk) LoadModule(req *config.ModuleRequest) (*config.Module, string, hcl.Diagnostics) {
+	mod, dir, diags := w.loadModule(req)
+	if mod != nil && w.o.Flavour == flavour.Terraform && w.o.CoreVersion != "" {
+		if v := mod.CheckTerraformCore(w.o.CoreVersion, config.ModulePathString(req.Path), req.Call.SourceAddr); v.HasErrors() {
+			diags = v
+		}
+	}
+	return mod, dir, diags
+}
+
+func (w *walk) loadModule(req *config.ModuleRequest) (*config.Module, string, hcl.Diagnostics) {
 	call := req.Call
 	if call.Source == nil || req.Name == "" || !hclsyntax.ValidIdentifier(req.Name) || w.ctx.Err() != nil {
 		return nil, "", nil
