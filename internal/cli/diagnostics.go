@@ -86,15 +86,21 @@ func (p *diagPrinter) render(d *hcl.Diagnostic) string {
 // renderPlainDiagnostic is OpenTofu's -no-color rendering: Detail lines
 // wrapped at width-1.
 func renderPlainDiagnostic(d *jsonDiagnostic, width int) string {
+	return "\n" + plainDiagnosticBody(d, width-1)
+}
+
+// plainDiagnosticBody is a diagnostic without colour: its severity and
+// summary, snippet, and Detail wrapped at wrap columns.
+func plainDiagnosticBody(d *jsonDiagnostic, wrap int) string {
 	var buf bytes.Buffer
 	if d.Severity == "error" {
-		buf.WriteString("\nError: ")
+		buf.WriteString("Error: ")
 	} else {
-		buf.WriteString("\nWarning: ")
+		buf.WriteString("Warning: ")
 	}
 	fmt.Fprintf(&buf, "%s\n\n", d.Summary)
 	writeSnippet(&buf, d, false)
-	writeDetail(&buf, d.Detail, width-1)
+	writeDetail(&buf, d.Detail, wrap)
 	return buf.String()
 }
 
@@ -130,18 +136,9 @@ func renderColorDiagnostic(d *jsonDiagnostic, width int) string {
 // colour, as Terraform's format.Diagnostic draws it with colour disabled:
 // no space after the rule on an empty line.
 func renderFramedDiagnostic(d *jsonDiagnostic, width int) string {
-	var buf bytes.Buffer
-	if d.Severity == "error" {
-		buf.WriteString("Error: ")
-	} else {
-		buf.WriteString("Warning: ")
-	}
-	fmt.Fprintf(&buf, "%s\n\n", d.Summary)
-	writeSnippet(&buf, d, false)
-	writeDetail(&buf, d.Detail, width-3)
 	var out strings.Builder
 	out.WriteString("╷\n")
-	for _, line := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
+	for _, line := range strings.Split(strings.TrimSuffix(plainDiagnosticBody(d, width-3), "\n"), "\n") {
 		if line == "" {
 			out.WriteString("│\n")
 		} else {
