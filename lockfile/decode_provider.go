@@ -56,7 +56,7 @@ func providerAddress(raw string, subject hcl.Range, flavour Flavour) (addrs.Prov
 			Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: subject.Ptr(),
 		}}
 	}
-	addr, err := parseProviderIn(flavour, raw)
+	addr, err := ParseProvider(flavour, raw) // only whether it fails matters: every failure has the same diagnostic
 	switch {
 	case err != nil:
 		return fail("Invalid provider source address",

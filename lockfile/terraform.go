@@ -19,7 +19,8 @@ import (
 //     about module blocks (with Terraform's version).
 //   - The address parser (terraform-registry-address): the legacy namespace
 //     "-" is an address only on registry.terraform.io, a type may start with
-//     "opentofu-", and only terraform.io/builtin/ providers are built in.
+//     "opentofu-" (both in addrs.ParseProviderSourceIn), and only
+//     terraform.io/builtin/ providers are built in.
 //   - HCL's expression decoding (v2.24): after an evaluation error it still
 //     converts the result, so the error is followed by "Unsuitable value
 //     type" ("value must be known").
@@ -27,12 +28,6 @@ import (
 //     number gives other texts (see parseVersionIn, terraformConstraints).
 //
 // Everything else, including the order of the diagnostics, is the same.
-
-// parseProviderIn parses a provider block's label as flavour f does; only
-// whether it fails matters (every failure has the same diagnostic).
-func parseProviderIn(f Flavour, raw string) (addrs.Provider, error) {
-	return ParseProvider(f, raw)
-}
 
 // isBuiltInIn reports whether flavour f bundles provider p, which then
 // cannot be locked.
