@@ -223,7 +223,7 @@ func (e *staticEvaluator) checkConstVariables(order map[string]int) hcl.Diagnost
 		if !v.Const {
 			continue
 		}
-		if _, given := e.values.Lookup(v.Name); e.mod.flavour == flavour.Terraform && v.Required() && !given && len(e.call.path) == 0 {
+		if e.mod.flavour == flavour.Terraform && len(e.call.path) == 0 && e.lacksValue(v) {
 			continue // Terraform's own error, later (MissingConstVariables)
 		}
 		consts = append(consts, v)

@@ -87,7 +87,7 @@ func (m *Module) MissingConstVariables() hcl.Diagnostics {
 	order := m.fileOrder()
 	var missing []*Variable
 	for _, v := range m.Variables {
-		if _, given := m.static.values.Lookup(v.Name); v.Const && v.Required() && !given {
+		if v.Const && m.static.lacksValue(v) {
 			missing = append(missing, v)
 		}
 	}
@@ -99,4 +99,11 @@ func (m *Module) MissingConstVariables() hcl.Diagnostics {
 			v.DeclRange.Ptr()))
 	}
 	return diags
+}
+
+// lacksValue reports whether the root module variable v is required and
+// given no value (-var, -var-file, tfvars files, TF_VAR_).
+func (e *staticEvaluator) lacksValue(v *Variable) bool {
+	_, given := e.values.Lookup(v.Name)
+	return v.Required() && !given
 }
