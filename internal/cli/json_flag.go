@@ -2,8 +2,6 @@ package cli
 
 import (
 	"flag"
-	"fmt"
-	"os"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -69,10 +67,9 @@ func (j *jsonFlags) open(m *Meta, fs *flag.FlagSet) (int, bool) {
 		return j.into.open(m, fs)
 	}
 	var diags hcl.Diagnostics
-	f, err := os.OpenFile(j.into.path, os.O_TRUNC|os.O_WRONLY|os.O_CREATE, 0o600)
-	if err != nil {
-		diags = append(diags, errorDiag("Invalid argument", fmt.Sprintf(
-			"Unable to open the file %q specified by -json-into for writing: %s", j.into.path, err)))
+	f, d := openJSONIntoFile(j.into.path)
+	if d != nil {
+		diags = append(diags, d)
 	}
 	diags = append(diags, jsonIntoConflict()...)
 	newBareJSONView(m).Diagnostics(diags)

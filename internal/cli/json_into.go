@@ -10,8 +10,9 @@ import (
 	"github.com/tfdeps/tfdeps/flavour"
 )
 
-// jsonIntoFlag is -json-into=FILE (init and get, OpenTofu's flavour): the
-// human output as usual, and the -json lines written into FILE.
+// jsonIntoFlag is -json-into=FILE of get and providers lock (through
+// jsonFlags; init has its own in backendFlags), OpenTofu's flavour only:
+// the human output as usual, and the -json lines written into FILE.
 type jsonIntoFlag struct {
 	path string
 	file *os.File
