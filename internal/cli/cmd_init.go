@@ -107,9 +107,7 @@ func runInit(m *Meta, args []string) int {
 		fs.Usage()
 		return 0
 	}
-	if o.jsonFile != nil {
-		defer o.jsonFile.Close()
-	}
+	defer o.jsonInto.close()
 	if diags.HasErrors() {
 		return initArgsError(m, fs, o, diags)
 	}
@@ -151,8 +149,8 @@ type initRun struct {
 }
 
 func (r *initRun) newView() initView {
-	if r.opts.jsonFile != nil {
-		return &teeView{initView: r.humanOrJSONView(), json: newJSONViewTo(r.m, r.opts.jsonFile)}
+	if f := r.opts.jsonInto.file; f != nil {
+		return &teeView{initView: r.humanOrJSONView(), json: newJSONViewTo(r.m, f)}
 	}
 	return r.humanOrJSONView()
 }

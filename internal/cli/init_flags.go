@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"flag"
-	"os"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -28,9 +27,8 @@ type backendFlags struct {
 	backendSet, cloudSet bool
 
 	// jsonInto is OpenTofu's -json-into=FILE: the JSON output goes to
-	// FILE too, beside the human output; jsonFile is FILE once open.
-	jsonInto string
-	jsonFile *os.File
+	// FILE too, beside the human output (its file once open).
+	jsonInto jsonIntoFlag
 
 	// Terraform's own flags.
 	targets                []string
@@ -49,9 +47,7 @@ func (b *backendFlags) register(fs *flag.FlagSet, f flavour.Flavour) {
 	fs.BoolVar(&b.lock, "lock", true, "")
 	fs.DurationVar(&b.lockTimeout, "lock-timeout", 0, "")
 	fs.BoolVar(&b.cloud, "cloud", true, "")
-	if f != flavour.Terraform {
-		fs.StringVar(&b.jsonInto, "json-into", "", "")
-	}
+	b.jsonInto.register(f, fs)
 	if f == flavour.Terraform {
 		fs.Var((*stringList)(&b.targets), "target", "")
 		fs.BoolVar(&b.compactWarnings, "compact-warnings", false, "")
@@ -110,14 +106,14 @@ func parseInitArgs(m *Meta, fs *flag.FlagSet, o *initOptions, args []string) (di
 // even when other arguments are wrong. -json and -json-into exclude each
 // other (the file is opened first).
 func (b *backendFlags) openJSONInto(json bool) hcl.Diagnostics {
-	if b.jsonInto == "" {
+	if b.jsonInto.path == "" {
 		return nil
 	}
 	var diags hcl.Diagnostics
-	if f, d := openJSONIntoFile(b.jsonInto); d != nil {
+	if f, d := openJSONIntoFile(b.jsonInto.path); d != nil {
 		diags = append(diags, d)
 	} else {
-		b.jsonFile = f
+		b.jsonInto.file = f
 	}
 	if json {
 		diags = append(diags, jsonIntoConflict()...)
@@ -178,8 +174,8 @@ func terraformInitArgDiags(m *Meta, fs *flag.FlagSet, o *initOptions, parseFaile
 // -json was given before the problem, when it prints them as JSON alone;
 // Terraform prints them alone, as text or JSON.
 func initArgsError(m *Meta, fs *flag.FlagSet, o initOptions, diags hcl.Diagnostics) int {
-	if o.jsonFile != nil {
-		newJSONViewTo(m, o.jsonFile).Diagnostics(diags)
+	if o.jsonInto.file != nil {
+		newJSONViewTo(m, o.jsonInto.file).Diagnostics(diags)
 	}
 	if !o.json && m.Flavour != flavour.Terraform {
 		p := newDiagPrinter(m, nil)

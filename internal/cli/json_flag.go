@@ -23,7 +23,7 @@ func addJSONFlags(m *Meta, fs *flag.FlagSet) *jsonFlags {
 	if m.Flavour != flavour.Terraform {
 		fs.BoolVar(&j.json, "json", false, "")
 	}
-	j.into.register(m, fs)
+	j.into.register(m.Flavour, fs)
 	return j
 }
 

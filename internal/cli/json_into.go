@@ -10,8 +10,8 @@ import (
 	"github.com/tfdeps/tfdeps/flavour"
 )
 
-// jsonIntoFlag is -json-into=FILE of get and providers lock (through
-// jsonFlags; init has its own in backendFlags), OpenTofu's flavour only:
+// jsonIntoFlag is -json-into=FILE of init (backendFlags), get and
+// providers lock (jsonFlags), OpenTofu's flavour only:
 // the human output as usual, and the -json lines written into FILE.
 type jsonIntoFlag struct {
 	path string
@@ -19,8 +19,8 @@ type jsonIntoFlag struct {
 }
 
 // register adds -json-into to fs; Terraform has no such flag.
-func (j *jsonIntoFlag) register(m *Meta, fs *flag.FlagSet) {
-	if m.Flavour != flavour.Terraform {
+func (j *jsonIntoFlag) register(f flavour.Flavour, fs *flag.FlagSet) {
+	if f != flavour.Terraform {
 		fs.StringVar(&j.path, "json-into", "", "")
 	}
 }
