@@ -24,9 +24,15 @@ Usage: tfdeps [global options] lock verify
   configuration's version constraints. This is the check OpenTofu makes
   before commands that use providers without installing them.
 
+  A configuration that requires no provider besides the built-in
+  "terraform" one needs no lock file ("tofu init" writes none): it is
+  consistent with or without one.
+
   Exits with status 0 when the lock file is consistent with the
-  configuration, 1 when it is not or when the configuration or the lock file
-  has errors.
+  configuration, 1 when it is not (a required provider without a selection,
+  also when there is no lock file at all, or a selection the version
+  constraints exclude), when the directory has no configuration files, or
+  when the configuration or the lock file has errors.
 `
 
 // runLockVerify implements "tfdeps lock verify".
@@ -48,6 +54,10 @@ func runLockVerify(m *Meta, args []string) int {
 	if !ok {
 		return 1
 	}
+	if _, err := os.Stat(lockFileName); err != nil {
+		fmt.Fprintf(m.Stdout, "The configuration requires no providers: there is nothing to lock and no dependency lock file %s is needed.\n", lockFileName)
+		return 0
+	}
 	fmt.Fprintf(m.Stdout, "The dependency lock file %s is consistent with the configuration.\n", lockFileName)
 	return 0
 }
@@ -55,8 +65,11 @@ func runLockVerify(m *Meta, args []string) int {
 // verifyLock loads the configuration's requirements (configuration only,
 // no state, as OpenTofu's check does) and the lock file and checks them
 // against each other. It stops after the first step that has errors. A
-// directory without configuration or without a lock file fails: there
-// is nothing to call consistent.
+// directory without configuration fails. A missing lock file reads as one
+// without selections: every provider the configuration requires is then
+// reported unselected, and a configuration that requires none (built-in
+// providers need no selection) is consistent, as tofu init writes no lock
+// file for it.
 func verifyLock(m *Meta, opts ...config.Option) (hcl.Diagnostics, *config.Tree, bool) {
 	if diags := noConfigurationFiles(m); diags != nil {
 		return diags, nil, false
@@ -73,14 +86,7 @@ func verifyLock(m *Meta, opts ...config.Option) (hcl.Diagnostics, *config.Tree, 
 		return append(diags, lockReadFailureDiag(lockDiags)), res.Tree, false
 	}
 	diags = append(diags, lockDiags...)
-	consistency := lockfile.CheckConsistency(res.Providers, locks, lockfile.ConsistencyOptions{})
-	diags = append(diags, consistency...)
-	if !consistency.HasErrors() {
-		if _, err := os.Stat(lockFileName); err != nil {
-			diags = append(diags, errorDiag("No dependency lock file", fmt.Sprintf(
-				"The directory %s has no dependency lock file %s. Run \"tofu init\" to create it.", absWorkingDir(m), lockFileName)))
-		}
-	}
+	diags = append(diags, lockfile.CheckConsistency(res.Providers, locks, lockfile.ConsistencyOptions{})...)
 	return diags, res.Tree, !diags.HasErrors()
 }
 
