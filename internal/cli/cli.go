@@ -92,7 +92,7 @@ type command struct {
 // commands lists every command by its full name ("providers lock").
 func commands() map[string]command {
 	return map[string]command{
-		"version":          {"Show the tfdeps version", runVersion},
+		"version":          {"Show the emulated product's and tfdeps' versions", runVersion},
 		"config":           {"Show the effective configuration, override files merged", runConfig},
 		"providers":        {"Show the providers required by this configuration", runProviders},
 		"providers lock":   {"Write out dependency locks for the configured providers", runProvidersLock},
@@ -138,51 +138,116 @@ func mainWith(env Env, terraformKeys *registry.TerraformKeys) int {
 	chdir := fs.String("chdir", "", "")
 	help := fs.Bool("help", false, "")
 	fs.BoolVar(help, "h", false, "")
+	// -version (also --version) and -v: the version command, as in tofu.
 	showVersion := fs.Bool("version", false, "")
+	fs.BoolVar(showVersion, "v", false, "")
 	fs.StringVar(&choice.tofuVer, "tofu-version", choice.tofuVer, "")
 	fs.StringVar(&choice.terraformVer, "terraform-version", choice.terraformVer, "")
 	fs.StringVar(&choice.compat, "compat", "", "")
-	if err := fs.Parse(env.Args); err != nil {
+	err := fs.Parse(env.Args)
+	var versionArgs []string
+	if err != nil && hasVersionFlag(env.Args) {
+		// As tofu: with -v, -version or --version anywhere, the version
+		// command gets the options that are not global (-json).
+		var global []string
+		global, versionArgs = splitGlobalArgs(fs, env.Args)
+		err = fs.Parse(global)
+	}
+	if err != nil {
 		fmt.Fprintf(env.Stderr, "Error: %s\n\n", err)
 		printUsage(env.Stderr)
+		if name, rest, ok := documentCommandAfter(env.Args); ok && wantsJSON(rest) {
+			return commandJSONFailure(m, name, hcl.Diagnostics{errorDiag("Invalid global option", err.Error())})
+		}
 		return 1
 	}
 	args := fs.Args()
-	if *showVersion {
-		if msg := m.resolveFlavour(choice); msg != "" {
-			fmt.Fprintf(env.Stderr, "Error: %s\n\n", msg)
-			return 1
-		}
-		return runVersion(m, nil)
-	}
-	if len(args) == 0 || *help {
+	if !*showVersion && len(args) == 0 || *help {
 		printUsage(env.Stdout)
 		if *help {
 			return 0
 		}
 		return 1
 	}
+	// The command's name, resolved before -chdir so that its -json output
+	// can report a failing -chdir; "version" for -version.
+	name, rest := "version", append(versionArgs, args...)
+	if !*showVersion {
+		name, rest = resolveCommand(args)
+	}
 	if *chdir != "" {
 		if err := env.Chdir(*chdir); err != nil {
 			fmt.Fprintf(env.Stderr, "Error handling -chdir option: %s\n", err)
+			if jsonDocumentCommands[name] && wantsJSON(rest) {
+				return commandJSONFailure(m, name, hcl.Diagnostics{errorDiag("Error handling -chdir option", err.Error())})
+			}
 			return 1
 		}
 	}
 	if msg := m.resolveFlavour(choice); msg != "" {
 		fmt.Fprintf(env.Stderr, "Error: %s\n\n", msg)
 		printUsage(env.Stderr)
+		if jsonDocumentCommands[name] && wantsJSON(rest) {
+			return commandJSONFailure(m, name, hcl.Diagnostics{errorDiag("Invalid global option", msg)})
+		}
 		return 1
 	}
-	name, rest := resolveCommand(args)
+	if *showVersion {
+		// As tofu, the rest of the command line goes to the version
+		// command, which ignores what it does not know.
+		m.Color, rest = parseViewArgs(rest)
+		return runVersion(m, rest)
+	}
 	cmd, ok := commands()[name]
+	rest = envArgs(env.Getenv("TF_CLI_ARGS_"+strings.ReplaceAll(name, " ", "_")), rest)
+	rest = envArgs(env.Getenv("TF_CLI_ARGS"), rest)
+	m.Color, rest = parseViewArgs(rest)
+	if hasVersionFlag(rest) {
+		// tofu runs its version command for -v, -version or --version
+		// anywhere on the command line (TF_CLI_ARGS included), with the
+		// whole command line: the command's name stops its flag parsing.
+		return runVersion(m, append(strings.Fields(name), rest...))
+	}
 	if !ok {
 		fmt.Fprintf(env.Stderr, "tfdeps has no command named %q.\n\nTo see all of tfdeps' commands, run:\n  tfdeps -help\n\n", args[0])
 		return 1
 	}
-	rest = envArgs(env.Getenv("TF_CLI_ARGS_"+strings.ReplaceAll(name, " ", "_")), rest)
-	rest = envArgs(env.Getenv("TF_CLI_ARGS"), rest)
-	m.Color, rest = parseViewArgs(rest)
 	return cmd.run(m, rest)
+}
+
+// splitGlobalArgs splits a command line whose global options did not
+// parse into the options fs knows (with their values) and the rest, in
+// order.
+func splitGlobalArgs(fs *flag.FlagSet, args []string) (global, other []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := fs.Lookup(name)
+		if !strings.HasPrefix(a, "-") || f == nil {
+			other = append(other, a)
+			continue
+		}
+		global = append(global, a)
+		if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && i+1 < len(args) && (!ok || !bf.IsBoolFlag()) {
+			i++
+			global = append(global, args[i])
+		}
+	}
+	return global, other
+}
+
+// documentCommandAfter finds, in a command line whose global options did
+// not parse, the first word that names a command with a JSON document
+// (providers, config, version) and the arguments after it.
+func documentCommandAfter(args []string) (string, []string, bool) {
+	for i, a := range args {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, rest := resolveCommand(args[i:])
+		return name, rest, jsonDocumentCommands[name]
+	}
+	return "", nil, false
 }
 
 // envArgs puts the arguments of an OpenTofu TF_CLI_ARGS variable (value
@@ -244,7 +309,8 @@ func printUsage(w io.Writer) {
 	fmt.Fprintf(w, "  -chdir=DIR          Switch to a different working directory before executing\n")
 	fmt.Fprintf(w, "                      the given subcommand.\n")
 	fmt.Fprintf(w, "  -help               Show this help output, or the help for a specified subcommand.\n")
-	fmt.Fprintf(w, "  -version            An alias for the \"version\" subcommand.\n")
+	fmt.Fprintf(w, "  -version            An alias for the \"version\" subcommand (also -v and\n")
+	fmt.Fprintf(w, "                      --version, anywhere on the command line).\n")
 	fmt.Fprintf(w, "  -tofu-version=VER   The OpenTofu version to emulate (default %s;\n", DefaultTofuVersion)
 	fmt.Fprintf(w, "                      also TFDEPS_TOFU_VERSION).\n")
 	fmt.Fprintf(w, "  -compat=FLAVOUR     Emulate \"opentofu\" (the default) or \"terraform\"\n")
@@ -320,9 +386,4 @@ func (m *Meta) userAgent() string {
 		return "OpenTofu/" + m.TofuVersion
 	}
 	return "tfdeps/" + Version
-}
-
-func runVersion(m *Meta, args []string) int {
-	fmt.Fprintf(m.Stdout, "tfdeps v%s\non %s\nemulating %s v%s\n", Version, m.Platform, m.Product(), m.Version())
-	return 0
 }

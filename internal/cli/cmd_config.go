@@ -26,8 +26,14 @@ Options:
   -json       Print the configuration in OpenTofu's JSON configuration
               syntax (a .tf.json document) instead.
 
-Load errors are printed to stderr and nothing is printed to stdout. Warnings
-also go to stderr, so that stdout is always a loadable document.
+Diagnostics, warnings too, are printed to stderr, so that stdout is always a
+loadable document. On errors (a directory without configuration files
+among them: "No configuration files") the exit status is 1 and nothing is
+printed to stdout, except with -json: stdout then gets one JSON object,
+{"diagnostics": [...]}, each diagnostic with its "severity", "summary",
+"detail" and, when it has a location, "range" (FILE:LINE,COL-LINE,COL);
+that is also what a command-line error prints when -json is among the
+arguments.
 `
 
 // configOptions are the flags of the config command.
@@ -42,32 +48,51 @@ func runConfig(m *Meta, args []string) int {
 	fs.BoolVar(&opts.explain, "explain", false, "")
 	fs.BoolVar(&opts.json, "json", false, "")
 	vars := addVarFlags(m, fs)
-	if code, ok := parseFlags(m, fs, args); !ok {
+	// failWith prints diagnostics that stop the command: on stderr
+	// (warnings too, so that stdout stays a document; blankAfter adds
+	// tofu's blank line after each, as providers prints them) and, with
+	// -json, as the failure document on stdout. It returns 1.
+	failWith := func(diags hcl.Diagnostics, files map[string]*hcl.File, blankAfter bool) int {
+		printer := newDiagPrinter(m, files)
+		printer.stdout = m.Stderr
+		printer.extraNewline = blankAfter
+		printer.Print(diags)
+		if opts.json || wantsJSON(args) {
+			return printFailureDocument(m, diags)
+		}
+		return 1
+	}
+	fail := func(diags hcl.Diagnostics, files map[string]*hcl.File) int { return failWith(diags, files, false) }
+	if code, ok := parseDocumentFlags(m, fs, args, func(d hcl.Diagnostics) int { return fail(d, nil) }); !ok {
 		return code
+	}
+	if diags := checkConfigArgs(opts, fs.Args()); diags.HasErrors() {
+		return fail(diags, nil)
+	}
+	// As providers (the same error and text, before any variable is read).
+	if diags := noConfigurationFiles(m); diags != nil {
+		return failWith(diags, nil, true)
 	}
 	varOpts, varDiags := vars.configOptions(m)
 	if varDiags.HasErrors() {
-		return printVarErrors(m, vars, varDiags)
-	}
-	if diags := checkConfigArgs(opts, fs.Args()); diags.HasErrors() {
-		newDiagPrinter(m, nil).Print(diags)
-		return 1
+		return fail(varDiags, vars.files)
 	}
 
 	mod, diags := config.LoadDir(".", m.configOptions(varOpts...)...)
 	doc := mod.Document()
-	printer := newDiagPrinter(m, doc.Files)
-	// Warnings go to stderr too: stdout must stay a loadable document.
-	printer.stdout = m.Stderr
-	printer.Print(diags)
 	if diags.HasErrors() {
-		return 1
+		return fail(diags, doc.Files)
 	}
 	if opts.json {
 		if jsonDiags := doc.CheckJSON(); jsonDiags.HasErrors() {
-			printer.Print(jsonDiags)
-			return 1
+			return fail(append(diags, jsonDiags...), doc.Files)
 		}
+	}
+	// Warnings go to stderr too: stdout must stay a loadable document.
+	printer := newDiagPrinter(m, doc.Files)
+	printer.stdout = m.Stderr
+	printer.Print(diags)
+	if opts.json {
 		m.Stdout.Write(doc.RenderJSON())
 	} else {
 		m.Stdout.Write(doc.Render(config.RenderOptions{Explain: opts.explain}))

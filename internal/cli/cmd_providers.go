@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/cliconfig"
 	"github.com/tfdeps/tfdeps/internal/installer"
 	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/requirements"
@@ -62,23 +62,35 @@ func runProviders(m *Meta, args []string) int {
 	fs.StringVar(&opts.statePath, "state", "", "")
 	fs.StringVar(&opts.testsDir, "test-directory", config.DefaultTestsDir, "")
 	vars := addVarFlags(m, fs)
-	if code, ok := parseFlags(m, fs, args); !ok {
+	jsonFailure := func(diags hcl.Diagnostics) int { return printProvidersJSON(m, &requirements.Result{}, diags, nil) }
+	if code, ok := parseDocumentFlags(m, fs, args, jsonFailure); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
+		if opts.json {
+			return jsonFailure(hcl.Diagnostics{unexpectedArgumentDiag()})
+		}
 		return usageError(m, fs, unexpectedArgumentDiag())
 	}
-	cliCfg := loadCLIConfig(m, m.cliConfigOptions())
+	// With -json, the CLI configuration's problems go into the document
+	// (tofu prints its warnings on stdout, before anything else).
+	var cliCfg *cliconfig.Config
+	var cliDiags hcl.Diagnostics
+	if opts.json {
+		cliCfg, cliDiags = readCLIConfig(m, m.cliConfigOptions())
+	} else {
+		cliCfg = loadCLIConfig(m, m.cliConfigOptions())
+	}
 	if opts.statePath == "" {
 		opts.statePath = defaultStatePath(m)
 	}
 
 	if diags := noConfigurationFiles(m); diags != nil {
-		return printProvidersErrors(m, vars, diags, opts.json)
+		return printProvidersErrors(m, vars, diags, opts.json, cliDiags)
 	}
 	varOpts, varDiags := vars.configOptions(m)
 	if varDiags.HasErrors() {
-		return printProvidersErrors(m, vars, varDiags, opts.json)
+		return printProvidersErrors(m, vars, varDiags, opts.json, cliDiags)
 	}
 	res, diags := requirements.Load(".", requirements.Options{
 		Config:    m.configOptions(append([]config.Option{config.WithTestsDir(opts.testsDir)}, varOpts...)...),
@@ -104,7 +116,7 @@ func runProviders(m *Meta, args []string) int {
 		}
 	}
 	if opts.json {
-		return printProvidersJSON(m, res, diags)
+		return printProvidersJSON(m, res, diags, cliDiags)
 	}
 	printer := newDiagPrinter(m, treeFiles(res.Tree))
 	printer.extraNewline = true
@@ -390,12 +402,11 @@ func treeFiles(tree *config.Tree) map[string]*hcl.File {
 }
 
 // printProvidersJSON writes the requirements as one JSON document and
-// returns the exit code.
-func printProvidersJSON(m *Meta, res *requirements.Result, diags hcl.Diagnostics) int {
-	enc := json.NewEncoder(m.Stdout)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(newProvidersJSON(m.Flavour, res, diags)); err != nil {
+// returns the exit code: 1 when diags has errors. cliDiags, the CLI
+// configuration's problems, come first in the document's diagnostics and
+// do not change the exit code (tofu carries on after them).
+func printProvidersJSON(m *Meta, res *requirements.Result, diags, cliDiags hcl.Diagnostics) int {
+	if err := writeDocument(m, newProvidersJSON(m, res, diags, cliDiags)); err != nil {
 		fmt.Fprintf(m.Stderr, "Error: %s\n", err)
 		return 1
 	}
@@ -407,10 +418,10 @@ func printProvidersJSON(m *Meta, res *requirements.Result, diags hcl.Diagnostics
 
 // providersJSON is the document "providers -json" prints.
 type providersJSON struct {
-	FormatVersion string                `json:"format_version"`
-	Providers     []providerJSON        `json:"providers"`
-	Modules       []moduleJSON          `json:"modules"`
-	Diagnostics   []providersDiagnostic `json:"diagnostics"`
+	FormatVersion string               `json:"format_version"`
+	Providers     []providerJSON       `json:"providers"`
+	Modules       []moduleJSON         `json:"modules"`
+	Diagnostics   []documentDiagnostic `json:"diagnostics"`
 }
 
 type providerJSON struct {
@@ -439,16 +450,9 @@ type moduleJSON struct {
 	Providers map[string]string `json:"providers"`
 }
 
-type providersDiagnostic struct {
-	Severity string `json:"severity"`
-	Summary  string `json:"summary"`
-	Detail   string `json:"detail"`
-	// Range is FILE:LINE,COLUMN-LINE,COLUMN; absent without a subject.
-	Range string `json:"range,omitempty"`
-}
-
-func newProvidersJSON(fl flavour.Flavour, res *requirements.Result, diags hcl.Diagnostics) providersJSON {
-	doc := providersJSON{FormatVersion: "1.0", Providers: []providerJSON{}, Modules: []moduleJSON{}, Diagnostics: []providersDiagnostic{}}
+func newProvidersJSON(m *Meta, res *requirements.Result, diags, cliDiags hcl.Diagnostics) providersJSON {
+	fl := m.Flavour
+	doc := providersJSON{FormatVersion: "1.0", Providers: []providerJSON{}, Modules: []moduleJSON{}}
 	inState := map[string]bool{}
 	for _, p := range res.State {
 		inState[p.String()] = true
@@ -479,26 +483,17 @@ func newProvidersJSON(fl flavour.Flavour, res *requirements.Result, diags hcl.Di
 		}
 		doc.Modules = append(doc.Modules, mj)
 	}
-	for _, d := range sortDiagnostics(diags) {
-		dj := providersDiagnostic{Severity: "warning", Summary: d.Summary, Detail: d.Detail}
-		if d.Severity == hcl.DiagError {
-			dj.Severity = "error"
-		}
-		if s := d.Subject; s != nil {
-			dj.Range = fmt.Sprintf("%s:%d,%d-%d,%d", filepath.ToSlash(s.Filename), s.Start.Line, s.Start.Column, s.End.Line, s.End.Column)
-		}
-		doc.Diagnostics = append(doc.Diagnostics, dj)
-	}
+	doc.Diagnostics = append(documentDiagnostics(m, cliDiags), documentDiagnostics(m, diags)...)
 	return doc
 }
 
 // printProvidersErrors prints errors found before the configuration is
 // loaded (no configuration files, bad -var options) as providers prints
-// diagnostics: JSON with -json, else text with tofu's blank line after
-// each diagnostic.
-func printProvidersErrors(m *Meta, v *varFlags, diags hcl.Diagnostics, asJSON bool) int {
+// diagnostics: JSON with -json (after cliDiags), else text with tofu's
+// blank line after each diagnostic.
+func printProvidersErrors(m *Meta, v *varFlags, diags hcl.Diagnostics, asJSON bool, cliDiags hcl.Diagnostics) int {
 	if asJSON {
-		return printProvidersJSON(m, &requirements.Result{}, diags)
+		return printProvidersJSON(m, &requirements.Result{}, diags, cliDiags)
 	}
 	p := newDiagPrinter(m, v.files)
 	p.extraNewline = true
