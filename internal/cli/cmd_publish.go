@@ -55,6 +55,10 @@ type publishFlags struct {
 }
 
 func runPublish(m *Meta, args []string) int {
+	if len(args) > 0 && (args[0] == "-help" || args[0] == "-h" || args[0] == "--help") {
+		fmt.Fprint(m.Stdout, strings.TrimLeft(publishUsage, "\n"))
+		return 0
+	}
 	if len(args) == 0 || (args[0] != "provider" && args[0] != "module" && args[0] != "mirror") {
 		fmt.Fprint(m.Stderr, strings.TrimLeft(publishUsage, "\n"))
 		return 1
