@@ -36,8 +36,12 @@ Options:
 
   -json         Print the requirements as JSON: every provider with its
                 canonical version constraints and the modules, files and
-                declarations that require it; diagnostics are included and
-                nothing is written to stderr.
+                declarations that require it. Every diagnostic goes into
+                the document ("diagnostics"), the CLI configuration's
+                problems and command-line errors included, so that stdout
+                is always one JSON value; nothing is written to stderr
+                (but for a failing -chdir or a bad global option, also
+                printed there as text).
 
   -state=PATH   The local state file whose resources' providers are listed.
                 Default: terraform.tfstate, or the current workspace's
