@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"sort"
 	"strings"
@@ -64,10 +65,28 @@ func runVersion(m *Meta, args []string) int {
 	asJSON := fs.Bool("json", false, "")
 	fs.Bool("v", true, "")
 	fs.Bool("version", true, "")
-	if code, ok := parseDocumentFlags(m, fs, args, func(diags hcl.Diagnostics) int {
+	usage := fs.Usage
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.Usage = usage
+	switch {
+	case err == nil:
+	case err == flag.ErrHelp:
+		usage()
+		return 0
+	case m.Flavour == flavour.Terraform:
+		// terraform version: its help, then the error, both on stderr.
+		fmt.Fprintf(m.Stderr, "%s\nError parsing command-line flags: %s\n\n", strings.TrimSpace(versionHelp), err)
+		if wantsJSON(args) {
+			return printFailureDocument(m, hcl.Diagnostics{flagParseDiag(err)})
+		}
+		return 1
+	case wantsJSON(args):
+		diags := hcl.Diagnostics{flagParseDiag(err)}
 		printVersionDiags(m, diags)
 		return printFailureDocument(m, diags)
-	}); !ok {
+	default:
+		code, _ := flagError(m, fs, err)
 		return code
 	}
 	selections := lockedVersions(m)
