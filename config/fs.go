@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -36,9 +36,18 @@ func (o OSFileSystem) path(name string) string {
 	return filepath.Join(o.Root, name)
 }
 
-// ReadDir lists a directory sorted by name.
+// ReadDir lists a directory sorted by name, as os.ReadDir does, except
+// that a named pipe, device or socket in its place is a
+// *regfile.NotRegularError, not waited on.
 func (o OSFileSystem) ReadDir(name string) ([]fs.DirEntry, error) {
-	return os.ReadDir(o.path(name))
+	f, err := regfile.Open(o.path(name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }
 
 // ReadFile reads a whole file, following symbolic links; a file larger
@@ -101,6 +110,9 @@ func fsName(name string) string {
 }
 
 func (f ioFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if err := regfile.Stat(f.fsys, fsName(name)); err != nil {
+		return nil, err
+	}
 	return fs.ReadDir(f.fsys, fsName(name))
 }
 

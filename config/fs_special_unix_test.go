@@ -3,6 +3,7 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -10,11 +11,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
 // TestReadSpecialFiles: a FIFO among the configuration, test or variables
 // files is an error naming it, read through either file system, without
-// waiting for a writer; a link to a regular file is read.
+// waiting for a writer; a link to a regular file is read. A FIFO in place
+// of a directory is refused too.
 func TestReadSpecialFiles(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, src string) {
@@ -47,6 +51,13 @@ func TestReadSpecialFiles(t *testing.T) {
 			want := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to read file", Detail: fifoDetail(`The file "pipe.tf"`)}
 			if diff := cmp.Diff(want, readFailure("pipe.tf", err)); diff != "" {
 				t.Errorf("diagnostic (-want +got):\n%s", diff)
+			}
+			var notRegular *regfile.NotRegularError
+			if _, err := fsys.ReadDir("pipe.tf"); !errors.As(err, &notRegular) {
+				t.Errorf("ReadDir(pipe.tf) error = %v, want a *regfile.NotRegularError", err)
+			}
+			if entries, err := fsys.ReadDir("."); err != nil || len(entries) != 5 || entries[0].Name() != "link.tf" {
+				t.Errorf("ReadDir(.) = %v, %v", entries, err)
 			}
 			_, diags := CollectInputValues(VarSources{FS: fsys, Dir: "."})
 			if len(diags) != 1 || diags[0].Summary != "Failed to read variables file" || diags[0].Detail != fifoDetail("The variables file terraform.tfvars") {
