@@ -1,12 +1,18 @@
 package config
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
 // FileSystem is what the loader reads. Names are slash- or OS-separated
@@ -30,15 +36,28 @@ func (o OSFileSystem) path(name string) string {
 	return filepath.Join(o.Root, name)
 }
 
-// ReadDir lists a directory sorted by name.
+// ReadDir lists a directory sorted by name, as os.ReadDir does, except
+// that a named pipe, device or socket in its place is a
+// *regfile.NotRegularError, not waited on.
 func (o OSFileSystem) ReadDir(name string) ([]fs.DirEntry, error) {
-	return os.ReadDir(o.path(name))
+	f, err := regfile.Open(o.path(name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }
 
 // ReadFile reads a whole file, following symbolic links; a file larger
-// than MaxFileSize is a *FileTooLargeError.
+// than MaxFileSize is a *FileTooLargeError, a named pipe, device or socket
+// a *regfile.NotRegularError (refused without waiting on it).
 func (o OSFileSystem) ReadFile(name string) ([]byte, error) {
-	f, err := os.Open(o.path(name))
+	f, err := regfile.Open(o.path(name))
+	if notRegular := (*regfile.NotRegularError)(nil); errors.As(err, &notRegular) {
+		notRegular.Path = name
+	}
 	if err == nil {
 		if st, statErr := f.Stat(); statErr == nil && st.Mode().IsRegular() && st.Size() <= MaxFileSize {
 			defer f.Close()
@@ -91,10 +110,32 @@ func fsName(name string) string {
 }
 
 func (f ioFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if err := regfile.Stat(f.fsys, fsName(name)); err != nil {
+		return nil, err
+	}
 	return fs.ReadDir(f.fsys, fsName(name))
 }
 
+// ReadFile refuses a special file (named pipe, device, socket) before
+// opening it, as OSFileSystem does.
 func (f ioFS) ReadFile(name string) ([]byte, error) {
+	if err := regfile.Stat(f.fsys, fsName(name)); err != nil {
+		if notRegular := (*regfile.NotRegularError)(nil); errors.As(err, &notRegular) {
+			notRegular.Path = name
+		}
+		return nil, err
+	}
 	file, err := f.fsys.Open(fsName(name))
 	return readLimited(name, file, err)
+}
+
+// readFailure is the error diagnostic for a configuration, test or mock
+// file that could not be read; it says so when the file is a named pipe,
+// device or socket, which tfdeps refuses to read.
+func readFailure(name string, err error) *hcl.Diagnostic {
+	detail := fmt.Sprintf("The file %q could not be read.", name)
+	if notRegular := (*regfile.NotRegularError)(nil); errors.As(err, &notRegular) {
+		detail = notRegular.Detail(fmt.Sprintf("The file %q", name))
+	}
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to read file", Detail: detail}
 }

@@ -159,11 +159,7 @@ func loadFile(o options, name string, override bool) *File {
 		return &File{Name: name, Override: override, Diagnostics: hcl.Diagnostics{tooLarge.Diagnostic()}}
 	}
 	if err != nil {
-		return &File{Name: name, Override: override, Diagnostics: hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Failed to read file",
-			Detail:   fmt.Sprintf("The file %q could not be read.", name),
-		}}}
+		return &File{Name: name, Override: override, Diagnostics: hcl.Diagnostics{readFailure(name, err)}}
 	}
 	return parseAndDecode(name, src, override, o.core())
 }

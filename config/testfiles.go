@@ -63,11 +63,7 @@ func loadTestFiles(o options, files Files) (map[string]*TestFile, map[string]*hc
 	for i, name := range files.Tests {
 		src, err := o.fsys.ReadFile(name)
 		if err != nil {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Failed to read file",
-				Detail:   fmt.Sprintf("The file %q could not be read.", name),
-			})
+			diags = append(diags, readFailure(name, err))
 			continue
 		}
 		tf, tfDiags := decodeTestFile(name, src, o.flavour)

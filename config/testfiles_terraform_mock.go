@@ -147,7 +147,7 @@ func (tf *TestFile) loadMockDir(fsys FileSystem, src mockSource) hcl.Diagnostics
 		p := filepath.Join(src.dir, e)
 		b, err := fsys.ReadFile(p)
 		if err != nil {
-			diags = append(diags, errorDiag("Failed to read file", fmt.Sprintf("The file %q could not be read.", p), nil))
+			diags = append(diags, readFailure(p, err))
 			continue
 		}
 		f, d := parseFile(p, b)

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
+
+	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
 // VarOption is one -var or -var-file command line option.
@@ -121,6 +123,9 @@ func (iv *InputValues) readFile(fsys FileSystem, name string, source ValueSource
 		detail := fmt.Sprintf("Error while reading %s: %s.", name, err)
 		if errors.Is(err, fs.ErrNotExist) {
 			detail = fmt.Sprintf("Given variables file %s does not exist.", name)
+		}
+		if notRegular := (*regfile.NotRegularError)(nil); errors.As(err, &notRegular) {
+			detail = notRegular.Detail("The variables file " + name)
 		}
 		return hcl.Diagnostics{errorDiag("Failed to read variables file", detail, nil)}
 	}

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/internal/nesting"
+	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
 // MaxFileSize is the largest lock file ReadFile reads: 8 MiB, some
@@ -19,9 +19,10 @@ const MaxFileSize = 8 << 20
 
 // readLimited reads the file at path, or returns errTooLarge when it has
 // more than MaxFileSize bytes, having read no more than one byte past the
-// limit. A regular file is read into a buffer of its size.
+// limit. A regular file is read into a buffer of its size; a named pipe,
+// device or socket is a *regfile.NotRegularError, without waiting on it.
 func readLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -52,6 +53,16 @@ func tooLargeDiagnostic(path string) *hcl.Diagnostic {
 		Summary:  "Dependency lock file too large",
 		Detail: fmt.Sprintf("The dependency lock file %q is larger than %d MiB, the most tfdeps reads. "+
 			"A lock file of this size was not written by OpenTofu or tfdeps.", path, MaxFileSize>>20),
+	}
+}
+
+// notRegularDiagnostic is the error for a lock file that is a named pipe,
+// device or socket.
+func notRegularDiagnostic(path string, err *regfile.NotRegularError) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Failed to read file",
+		Detail:   err.Detail(fmt.Sprintf("The dependency lock file %q", path)),
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
 // DefaultTofuVersion is the OpenTofu version named in the module-block
@@ -46,6 +47,9 @@ func ReadFile(path string, opts ReadOptions) (*Locks, *hcl.File, hcl.Diagnostics
 	}
 	if errors.Is(err, errTooLarge) {
 		return New(), nil, hcl.Diagnostics{tooLargeDiagnostic(path)}
+	}
+	if notRegular := (*regfile.NotRegularError)(nil); errors.As(err, &notRegular) {
+		return New(), nil, hcl.Diagnostics{notRegularDiagnostic(path, notRegular)}
 	}
 	if err != nil {
 		return New(), nil, hcl.Diagnostics{{

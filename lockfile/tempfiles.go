@@ -18,7 +18,8 @@ import (
 //	.terraform.lock.hcl.tfdeps-PID-RANDOM.tmp
 //
 // A temporary file is stale when the process PID no longer runs (where
-// that can be checked) or when it is older than staleAge; the temporary
+// that can be checked; a zombie, exited but not yet waited for, does not
+// run) or when it is older than staleAge; the temporary
 // file of a running writer is never older than a few milliseconds.
 // Files named as older tfdeps versions named them (".LOCKNAME.tmpDIGITS")
 // are stale when older than staleAge.

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
 // StateResource is one resource of a state file, reduced to what
@@ -26,10 +26,11 @@ type StateResource struct {
 
 // ReadStateFile reads the resources of a state file (format version 4, as
 // written by OpenTofu and Terraform since 0.12). A missing file gives no
-// resources and no diagnostics. readFile nil means os.ReadFile.
+// resources and no diagnostics. readFile nil means regfile.ReadFile (a named
+// pipe or device is refused, not waited on).
 func ReadStateFile(name string, readFile func(string) ([]byte, error)) ([]StateResource, hcl.Diagnostics) {
 	if readFile == nil {
-		readFile = os.ReadFile
+		readFile = regfile.ReadFile
 	}
 	src, err := readFile(name)
 	if errors.Is(err, fs.ErrNotExist) {

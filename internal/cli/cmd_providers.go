@@ -14,6 +14,7 @@ import (
 	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/cliconfig"
 	"github.com/tfdeps/tfdeps/internal/installer"
+	"github.com/tfdeps/tfdeps/internal/regfile"
 	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/requirements"
 	"github.com/tfdeps/tfdeps/versions"
@@ -138,7 +139,7 @@ func runProviders(m *Meta, args []string) int {
 func defaultStatePath(m *Meta) string {
 	ws := m.Getenv("TF_WORKSPACE")
 	if ws == "" {
-		if b, err := os.ReadFile(filepath.Join(".terraform", "environment")); err == nil {
+		if b, err := regfile.ReadFile(filepath.Join(".terraform", "environment")); err == nil {
 			ws = strings.TrimSpace(string(b))
 		}
 	}

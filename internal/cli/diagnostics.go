@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/regfile"
 	"github.com/tfdeps/tfdeps/requirements"
 )
 
@@ -279,7 +279,7 @@ func snippetFiles(diags hcl.Diagnostics, known map[string]*hcl.File) map[string]
 			continue
 		}
 		name := d.Subject.Filename
-		src, err := os.ReadFile(name)
+		src, err := regfile.ReadFile(name)
 		if err != nil {
 			continue
 		}

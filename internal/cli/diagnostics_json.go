@@ -90,6 +90,7 @@ func newJSONSnippet(snippet, highlight hcl.Range, file *hcl.File) *jsonSnippet {
 		file = reparse(file, snippet.Filename)
 	}
 	if ctx := hcled.ContextString(file, highlight.Start.Byte-1); ctx != "" {
+		ctx = cutSnippetContext(ctx)
 		s.Context = &ctx
 	}
 	codeStart := 0
@@ -116,11 +117,17 @@ func newJSONSnippet(snippet, highlight hcl.Range, file *hcl.File) *jsonSnippet {
 		code.Write(line.SliceBytes(src))
 		code.WriteByte('\n')
 	}
-	s.Code = strings.TrimSuffix(code.String(), "\n")
+	uncut := strings.TrimSuffix(code.String(), "\n")
 	start := highlight.Start.Byte - codeStart
 	end := start + (highlight.End.Byte - highlight.Start.Byte)
-	s.HighlightStartOffset = max(0, min(start, len(s.Code)))
-	s.HighlightEndOffset = max(0, min(end, len(s.Code)))
+	start = max(0, min(start, len(uncut)))
+	end = max(0, min(end, len(uncut)))
+	// Lines longer than maxSnippetLine are cut around the highlight (see
+	// cutSnippetCode); the offsets follow the cut.
+	var cuts []snippetCut
+	s.Code, cuts = cutSnippetCode(uncut, start)
+	s.HighlightStartOffset = mapSnippetOffset(start, cuts)
+	s.HighlightEndOffset = mapSnippetOffset(end, cuts)
 	return s
 }
 

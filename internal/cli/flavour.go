@@ -3,12 +3,12 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/regfile"
 	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/versions"
 )
@@ -66,7 +66,7 @@ func checkEmulatedVersion(s string) error {
 // lockNamesTerraform reports whether the lock file at path starts with the
 // header "terraform init" writes.
 func lockNamesTerraform(path string) bool {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return false
 	}

@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -11,6 +11,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
 // localBackendSchema is the configuration schema of the local backend
@@ -79,9 +80,13 @@ func checkBackendConfigArgs(getwd func() (string, error), values []string, schem
 			continue
 		}
 		v = normalizePath(getwd, v)
-		src, err := os.ReadFile(v)
+		src, err := regfile.ReadFile(v)
 		if err != nil {
-			diags = append(diags, errorDiag("Failed to read file", fmt.Sprintf("The file %q could not be read.", v)))
+			detail := fmt.Sprintf("The file %q could not be read.", v)
+			if notRegular := (*regfile.NotRegularError)(nil); errors.As(err, &notRegular) {
+				detail = notRegular.Detail(fmt.Sprintf("The file %q", v))
+			}
+			diags = append(diags, errorDiag("Failed to read file", detail))
 			continue
 		}
 		var f *hcl.File

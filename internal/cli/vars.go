@@ -3,13 +3,13 @@ package cli
 import (
 	"flag"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
 // varsHelp is the help text of the -var and -var-file options, appended to
@@ -87,7 +87,7 @@ func currentWorkspace(m *Meta) string {
 	if dataDir == "" {
 		dataDir = ".terraform"
 	}
-	if b, err := os.ReadFile(filepath.Join(dataDir, "environment")); err == nil {
+	if b, err := regfile.ReadFile(filepath.Join(dataDir, "environment")); err == nil {
 		if ws := strings.TrimSpace(string(b)); ws != "" {
 			return ws
 		}

@@ -2,12 +2,13 @@ package cliconfig
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"unicode"
 
 	"github.com/tfdeps/tfdeps/internal/nesting"
+	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
 // MaxFileSize is the largest CLI configuration file read: 4 MiB, thousands
@@ -15,9 +16,13 @@ import (
 const MaxFileSize = 4 << 20
 
 // readLimited reads the file at path, or fails when it is larger than
-// MaxFileSize, having read no more than one byte past the limit.
+// MaxFileSize, having read no more than one byte past the limit. A named
+// pipe, device or socket is refused without waiting on it.
 func readLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
+	if notRegular := (*regfile.NotRegularError)(nil); errors.As(err, &notRegular) {
+		return nil, notRegularError(notRegular)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -30,6 +35,12 @@ func readLimited(path string) ([]byte, error) {
 		return nil, fmt.Errorf("file is larger than %d MiB, the most tfdeps reads", MaxFileSize>>20)
 	}
 	return src, nil
+}
+
+// notRegularError words a refused special file for "Error reading PATH:
+// ...", which names the file already.
+func notRegularError(err *regfile.NotRegularError) error {
+	return errors.New(err.Detail("it"))
 }
 
 // checkNesting refuses a file nested deeper than nesting.MaxDepth levels

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
 // ProblemsHeader is the text the CLI prints (to stderr) before the
@@ -80,9 +81,14 @@ func (o Options) mainConfigFile() (string, hcl.Diagnostics) {
 	if path == "" {
 		path, mustExist = o.defaultConfigFile(), false
 	}
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err == nil {
 		f.Close()
+		return path, nil
+	}
+	if notRegular := (*regfile.NotRegularError)(nil); errors.As(err, &notRegular) {
+		// A pipe or device is not opened (it could block): LoadFile
+		// reports it.
 		return path, nil
 	}
 	if mustExist || !errors.Is(err, fs.ErrNotExist) {

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
 // PluginPathFile is the file in the data directory (TF_DATA_DIR, default
@@ -77,7 +79,7 @@ func WritePluginPath(dataDir string, dirs []string) error {
 // ReadPluginPath returns the list recorded in dataDir/plugin_path, or nil
 // when there is none.
 func ReadPluginPath(dataDir string) ([]string, error) {
-	src, err := os.ReadFile(filepath.Join(dataDir, PluginPathFile))
+	src, err := regfile.ReadFile(filepath.Join(dataDir, PluginPathFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
 // copyTree copies the tree at src into dst (which must exist), keeping
@@ -82,7 +84,7 @@ func copyEntry(target, p string, info os.FileInfo, h hash.Hash) error {
 }
 
 func hashFile(h hash.Hash, p string) error {
-	f, err := os.Open(p)
+	f, err := regfile.Open(p)
 	if err != nil {
 		return err
 	}
@@ -94,7 +96,7 @@ func hashFile(h hash.Hash, p string) error {
 // copyFile copies src to dst with mode perm, writing what it reads to h
 // too when h is not nil.
 func copyFile(dst, src string, perm os.FileMode, h hash.Hash) error {
-	in, err := os.Open(src)
+	in, err := regfile.Open(src)
 	if err != nil {
 		return err
 	}

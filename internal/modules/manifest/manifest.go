@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	version "github.com/hashicorp/go-version"
 
+	"github.com/tfdeps/tfdeps/internal/regfile"
 	"github.com/tfdeps/tfdeps/moduleaddr"
 )
 
@@ -51,7 +51,7 @@ type file struct {
 // Read reads the manifest at path. A missing file is an empty manifest;
 // other read errors are returned as they are. See Parse.
 func Read(path string) (Manifest, error) {
-	src, err := os.ReadFile(path)
+	src, err := regfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Manifest{}, nil
 	}
