@@ -62,8 +62,20 @@ func (r *initRun) initFromModule(ctx context.Context, reg modules.Registry) (cod
 		r.view.Diagnostics(diags)
 		return 1, true
 	}
-	r.view.Message("empty_line", "", false)
+	r.view.Message("from_module_end", r.fromModuleEnd(), false)
 	return 0, false
+}
+
+// fromModuleEnd is the text (with the view's newline, blank lines) that
+// ends -from-module's output. After it, Terraform lays out the next
+// section as if it came first, and adds one more blank line where the
+// backend's section would have ended, so two without the backend, unless
+// the directory has no configuration, where init ends next.
+func (r *initRun) fromModuleEnd() string {
+	if r.m.Flavour == flavour.Terraform && !r.opts.backend && !workingDirIsEmpty(r.m.Flavour) {
+		return "\n"
+	}
+	return ""
 }
 
 // fromModuleTargetDiag is the error for a working directory that already
