@@ -33,6 +33,11 @@ Options:
 
   -get=false            Do not install modules; fail when one is missing.
 
+  -from-module=SOURCE   Copy the module at SOURCE (any module source
+                        address; without its dot-files) into the working
+                        directory, which must be empty, before initialising
+                        it.
+
   -lockfile=readonly    Do not change the lock file; fail when the providers
                         required differ from those it records.
 
@@ -90,6 +95,8 @@ type initOptions struct {
 	vars       *varFlags
 	get        bool
 	input      bool
+	// fromModule is -from-module=SOURCE (init_from_module.go).
+	fromModule string
 	backendFlags
 }
 
@@ -130,6 +137,7 @@ func newInitFlagSet(m *Meta, o *initOptions) *flag.FlagSet {
 	fs.BoolVar(&o.input, "input", true, "")
 	fs.BoolVar(&o.backend, "backend", true, "")
 	fs.BoolVar(&o.get, "get", true, "")
+	fs.StringVar(&o.fromModule, "from-module", "", "")
 	o.backendFlags.register(fs, m.Flavour)
 	return fs
 }
@@ -186,6 +194,10 @@ func (r *initRun) run(ctx context.Context) int {
 		r.view.Diagnostics(hcl.Diagnostics{d})
 		return 1
 	}
+	moduleRegistry := newModuleRegistry(m, cfg)
+	if code, stop := r.initFromModule(ctx, moduleRegistry); stop {
+		return code
+	}
 	if workingDirIsEmpty(m.Flavour) {
 		r.view.Message("init_empty", initEmptyText, false)
 		return 0
@@ -206,7 +218,7 @@ func (r *initRun) run(ctx context.Context) int {
 			return 1
 		}
 	}
-	moduleWarnings, stop := r.initModules(ctx, newModuleRegistry(m, cfg), varOpts)
+	moduleWarnings, stop := r.initModules(ctx, moduleRegistry, varOpts)
 	if stop {
 		return 1
 	}

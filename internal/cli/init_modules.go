@@ -178,11 +178,20 @@ func (mi *moduleInstall) loadRoot() (*config.Module, hcl.Diagnostics) {
 // rootDiags (those of loading root, which Terraform's installer reports
 // as its own).
 func (mi *moduleInstall) install(ctx context.Context, root *config.Module, rootDiags hcl.Diagnostics) hcl.Diagnostics {
+	diags := modules.Install(ctx, root, mi.options(rootDiags))
+	if errors.Is(ctx.Err(), context.Canceled) {
+		diags = append(diags, errorDiag("Module installation canceled", "Module installation was canceled by an interrupt signal."))
+	}
+	return diags
+}
+
+// options are the installer's options for this run.
+func (mi *moduleInstall) options(rootDiags hcl.Diagnostics) modules.Options {
 	var cache *modules.Cache
 	if d := moduleCacheDir(mi.m); d != "" {
 		cache = modules.OpenCache(d)
 	}
-	diags := modules.Install(ctx, root, modules.Options{
+	return modules.Options{
 		ModsDir:     modulesDir(mi.m),
 		Parallelism: moduleParallelism(mi.m),
 		Upgrade:     mi.upgrade,
@@ -201,11 +210,7 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module, rootD
 		Flavour:           mi.m.Flavour,
 		RootDiags:         rootDiags,
 		CoreVersion:       mi.m.Version(),
-	})
-	if errors.Is(ctx.Err(), context.Canceled) {
-		diags = append(diags, errorDiag("Module installation canceled", "Module installation was canceled by an interrupt signal."))
 	}
-	return diags
 }
 
 // treeChecks are the tree checks of get (none for init, whose

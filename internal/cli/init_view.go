@@ -66,6 +66,12 @@ func (v *plainView) layout(kind, text string) string {
 	if v.m.Flavour != flavour.Terraform {
 		return text
 	}
+	if kind == "from_module_end" {
+		// The blank line that ends -from-module's output: what follows
+		// is laid out as if it came first.
+		v.printed = false
+		return text
+	}
 	switch {
 	case markupKinds[kind]:
 		if first {
@@ -294,7 +300,7 @@ func (v *jsonView) Text(level, kind, human, machine string) {
 func (v *jsonView) Progress(provider, version string, done, total int64) {}
 
 func (v *jsonView) Message(kind, text string, toStderr bool) {
-	if kind == "blank" || kind == "empty_line" {
+	if kind == "blank" || kind == "empty_line" || kind == "from_module_end" {
 		return
 	}
 	level := jsonLevels[kind]

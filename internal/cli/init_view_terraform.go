@@ -27,6 +27,8 @@ var terraformJSONOutputs = map[string]string{
 	"init_success":    "output_init_success_message",
 	"init_next_steps": "output_init_success_cli_message",
 	"init_empty":      "output_init_empty_message",
+	// -from-module's first line.
+	"copying_configuration": "copying_configuration_message",
 }
 
 // terraformProgress rewrites the human progress lines into Terraform's

@@ -12,9 +12,11 @@ import (
 )
 
 // copyTree copies the tree at src into dst (which must exist), keeping
-// file modes and recreating symlinks with their targets. With skipDot,
-// entries whose name starts with "." are left out, as OpenTofu's copy of
-// an earlier install of the same package does (modules.md §4.4).
+// file modes and recreating symlinks with their targets. With skipDot, it
+// copies as OpenTofu's directory copy does (for an earlier install of the
+// same package, modules.md §4.4, and for init -from-module): entries whose
+// name starts with "." are left out and directories are made with mode
+// 0755 (less the umask) whatever the source's mode.
 func copyTree(dst, src string, skipDot bool) error {
 	return copyTreeHashing(dst, src, skipDot, nil)
 }
@@ -50,7 +52,7 @@ func copyTreeHashing(dst, src string, skipDot bool, onFile func(rel string, sum 
 		if onFile != nil && !info.IsDir() {
 			h = sha256.New()
 		}
-		if err := copyEntry(target, p, info, h); err != nil {
+		if err := copyEntry(target, p, info, h, skipDot); err != nil {
 			return err
 		}
 		if h != nil {
@@ -61,8 +63,9 @@ func copyTreeHashing(dst, src string, skipDot bool, onFile func(rel string, sum 
 }
 
 // copyEntry copies one directory entry p to target; h (if not nil)
-// receives the content of a file or of a symlink's target.
-func copyEntry(target, p string, info os.FileInfo, h hash.Hash) error {
+// receives the content of a file or of a symlink's target. A directory
+// keeps its mode unless dir0755.
+func copyEntry(target, p string, info os.FileInfo, h hash.Hash, dir0755 bool) error {
 	switch {
 	case info.Mode()&os.ModeSymlink != 0:
 		link, err := os.Readlink(p)
@@ -75,6 +78,8 @@ func copyEntry(target, p string, info os.FileInfo, h hash.Hash) error {
 			}
 		}
 		return os.Symlink(link, target)
+	case info.IsDir() && dir0755:
+		return os.MkdirAll(target, 0o755)
 	case info.IsDir():
 		return os.MkdirAll(target, info.Mode().Perm())
 	case info.Mode().IsRegular():
