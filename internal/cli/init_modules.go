@@ -198,6 +198,7 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module, rootD
 		InstallErrorsOnly: mi.get,
 		TreeChecks:        mi.treeChecks(),
 		Events:            moduleEvents{view: mi.view, flavour: mi.m.Flavour, trim: !mi.get},
+		Fetches:           liveModuleFetches(mi.view),
 		Flavour:           mi.m.Flavour,
 		RootDiags:         rootDiags,
 		CoreVersion:       mi.m.Version(),
