@@ -251,3 +251,45 @@ func TestLiveLabelsAreSafe(t *testing.T) {
 		t.Errorf("output = %q, want %q", got, want)
 	}
 }
+
+// TestLiveDisplayChoice: get, providers lock and providers mirror choose
+// their live display by init's rule: a terminal, colours on, CI empty, and
+// for get and providers lock no -json.
+func TestLiveDisplayChoice(t *testing.T) {
+	tests := []struct {
+		name     string
+		terminal bool
+		ci       string
+		noColor  bool
+		json     bool
+		want     bool
+	}{
+		{name: "terminal", terminal: true, want: true},
+		{name: "not a terminal"},
+		{name: "CI set", terminal: true, ci: "true"},
+		{name: "-no-color", terminal: true, noColor: true},
+		{name: "-json", terminal: true, json: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &Meta{Env: Env{Stdout: io.Discard, Stderr: io.Discard,
+				Getenv:     func(k string) string { return map[string]string{"CI": tc.ci}[k] },
+				IsTerminal: func(io.Writer) bool { return tc.terminal }}, Color: !tc.noColor}
+			lock := newLockView(m, &jsonFlags{json: tc.json})
+			defer closeLockView(lock)
+			if got := lockLiveOf(lock) != nil; got != tc.want {
+				t.Errorf("providers lock: live = %v, want %v", got, tc.want)
+			}
+			get := getHumanView(m, false, tc.json)
+			defer get.Close()
+			if got := liveOf(get) != nil; got != tc.want {
+				t.Errorf("get: live = %v, want %v", got, tc.want)
+			}
+			if !tc.json {
+				if got := liveDisplayWanted(m, !m.Color); got != tc.want {
+					t.Errorf("providers mirror: live = %v, want %v", got, tc.want)
+				}
+			}
+		})
+	}
+}
