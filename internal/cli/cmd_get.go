@@ -28,7 +28,7 @@ Options:
 
   -test-directory=DIR   The directory of test files (default "tests").
 
-  -no-color             Accepted for compatibility; the output has no colour.
+  -no-color             Plain text output: no live display on a terminal.
 
   -json                 Print OpenTofu's machine-readable output: one JSON
                         object per line, as "tofu get -json". Not in the
