@@ -169,10 +169,10 @@ func (f *fetcher) get(ctx context.Context, pkg, dst string) error {
 		Decompressors: decompressors(),
 		Getters:       getters(f.opts),
 	}
-	c.ProgressListener = f.events.started(pkg)
-	err := c.Get()
-	f.events.finished(pkg, err)
-	return err
+	return f.events.around(pkg, func(progress getter.ProgressTracker) error {
+		c.ProgressListener = progress
+		return c.Get()
+	})
 }
 
 func isOCI(pkg string) bool {

@@ -22,8 +22,15 @@ type FetchEvents struct {
 	Finished func(pkg string, err error)
 }
 
-// started reports the start of pkg's fetch and returns the progress
-// listener for its getter client (nil when no one listens to bytes).
+// around reports the fetch of pkg: its start, the bytes through the
+// progress listener fetch gets (nil when no one listens to bytes, or
+// fetch cannot report them), its end.
+func (e *FetchEvents) around(pkg string, fetch func(getter.ProgressTracker) error) error {
+	err := fetch(e.started(pkg))
+	e.finished(pkg, err)
+	return err
+}
+
 func (e *FetchEvents) started(pkg string) getter.ProgressTracker {
 	if e == nil {
 		return nil

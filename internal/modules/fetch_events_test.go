@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tfdeps/tfdeps/internal/registrytest"
 )
 
 // fetchLog records FetchEvents per package.
@@ -112,5 +114,34 @@ func TestFetchEventsOfAFailure(t *testing.T) {
 	}
 	if len(log.finished) != 1 {
 		t.Errorf("finished: %v, want one, with an error", log.finished)
+	}
+}
+
+// TestFetchEventsRegistry: registry packages are reported too, each once,
+// whether the registry names a package elsewhere or hosts it (direct).
+func TestFetchEventsRegistry(t *testing.T) {
+	for _, kind := range []registrytest.LocationKind{registrytest.HeaderLocation, registrytest.DirectLocation} {
+		mods := sharedModules()
+		for i := range mods {
+			mods[i].Versions[0].Location = kind
+			mods[i].Versions[0].RelativeLocation = false
+		}
+		_, opts := fakeRegistry(t, mods)
+		dir := t.TempDir()
+		root := writeRoot(t, dir, monorepoRoot(0))
+		log := newFetchLog()
+		opts.Events = &recorder{}
+		opts.Fetches = log.events()
+		inDir(t, dir, func() {
+			if diags := Install(context.Background(), root, opts); diags.HasErrors() {
+				t.Fatal(diags)
+			}
+		})
+		if len(log.started) != 5 {
+			t.Errorf("location kind %d: %d packages started, want 5: %v", kind, len(log.started), log.started)
+		}
+		if diff := cmp.Diff(log.started, log.finished); diff != "" {
+			t.Errorf("location kind %d: every fetch started ends once, without error (-started +finished):\n%s", kind, diff)
+		}
 	}
 }
