@@ -19,7 +19,13 @@ type liveDisplay struct {
 	mu    sync.Mutex
 	line  statusLine
 	tasks map[string]*liveTask
+	drawn time.Time // when the status line was last drawn
 }
+
+// liveRedrawInterval is how often byte counts alone redraw the status
+// line: a fast download reports every few kilobytes, far more often than
+// anyone can read.
+const liveRedrawInterval = 100 * time.Millisecond
 
 // liveTask is one download in progress.
 type liveTask struct {
@@ -58,17 +64,22 @@ func (d *liveDisplay) started(key, label string) {
 	}
 }
 
-// progress records done of total bytes of a download, adding it when new.
+// progress records done of total bytes of a download, adding it when
+// new. The status line is redrawn for a new download, a finished one, or
+// once liveRedrawInterval has passed since it was last drawn.
 func (d *liveDisplay) progress(key, label string, done, total int64) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	t := d.tasks[key]
+	fresh := t == nil || t.done < 0
 	if t == nil {
 		t = &liveTask{label: label, start: d.now()}
 		d.tasks[key] = t
 	}
 	t.done, t.total = done, total
-	d.draw()
+	if fresh || total > 0 && done >= total || d.now().Sub(d.drawn) >= liveRedrawInterval {
+		d.draw()
+	}
 }
 
 // finished removes a download.
@@ -93,6 +104,7 @@ func (d *liveDisplay) close() {
 // draw shows the status line for the downloads in progress, in the order
 // of their keys; a download whose bytes are all in is left out.
 func (d *liveDisplay) draw() {
+	d.drawn = d.now()
 	keys := make([]string, 0, len(d.tasks))
 	for k := range d.tasks {
 		keys = append(keys, k)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -159,3 +160,36 @@ type windowChanged struct{}
 
 func (windowChanged) String() string { return "window changed" }
 func (windowChanged) Signal()        {}
+
+// TestLiveDisplayRedraws: byte counts alone redraw the status line at
+// most every liveRedrawInterval; a new or finished download redraws it
+// at once.
+func TestLiveDisplayRedraws(t *testing.T) {
+	var out bytes.Buffer
+	d := newLiveDisplayTo(&out, newWidthWatcher(func() (int, error) { return 80, nil }, nil))
+	now := time.Unix(0, 0)
+	d.now = func() time.Time { return now }
+	steps := []struct {
+		advance time.Duration
+		done    int64
+		want    string // the status line after the step ("": unchanged)
+	}{
+		{0, 0, "  Downloading p 0.0/4.0 MB"},
+		{10 * time.Millisecond, 1e6, ""},
+		{50 * time.Millisecond, 2e6, ""},
+		{50 * time.Millisecond, 3e6, "  Downloading p 3.0/4.0 MB (27.3 MB/s)"},
+		{time.Millisecond, 4e6, ansiClearLine},
+	}
+	for i, st := range steps {
+		out.Reset()
+		now = now.Add(st.advance)
+		d.progress("p", "p", st.done, 4e6)
+		got := strings.TrimPrefix(out.String(), ansiClearLine)
+		if st.want == ansiClearLine {
+			got = out.String()
+		}
+		if got != st.want {
+			t.Errorf("step %d: wrote %q, want %q", i, got, st.want)
+		}
+	}
+}
