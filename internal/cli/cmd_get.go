@@ -28,7 +28,7 @@ Options:
 
   -test-directory=DIR   The directory of test files (default "tests").
 
-  -no-color             Accepted for compatibility; the output has no colour.
+  -no-color             Plain text output: no live display on a terminal.
 
   -json                 Print OpenTofu's machine-readable output: one JSON
                         object per line, as "tofu get -json". Not in the
@@ -63,6 +63,8 @@ func runGet(m *Meta, args []string) int {
 			p.Print(hcl.Diagnostics{errorDiag("Too many command line arguments", "Expected no positional arguments. Did you mean to use -chdir?")})
 			return 1
 		}
+		mi.view = getHumanView(m, noColor, false)
+		defer mi.view.Close()
 		return mi.terraformGet(ctx, vars)
 	}
 	// The CLI configuration's problems come first (tofu's main), then the
@@ -72,7 +74,8 @@ func runGet(m *Meta, args []string) int {
 		return code
 	}
 	defer jf.close()
-	mi.view = jf.initView(m, &plainView{m: m, get: true})
+	mi.view = jf.initView(m, getHumanView(m, noColor, jf.json))
+	defer mi.view.Close()
 	if fs.NArg() > 0 {
 		// tofu get refuses arguments: with -json as a JSON line, else as
 		// an argument error with the help text.
@@ -105,7 +108,7 @@ func (mi *moduleInstall) tofuGet(ctx context.Context, vars *varFlags, cfg *clico
 	}
 	varOpts, varDiags := vars.configOptions(m)
 	if varDiags.HasErrors() {
-		if _, human := mi.view.(*plainView); !human {
+		if !isHumanView(mi.view) {
 			mi.view.Diagnostics(varDiags)
 			return 1
 		}
@@ -135,8 +138,7 @@ func (mi *moduleInstall) terraformGet(ctx context.Context, vars *varFlags) int {
 		return printVarErrors(m, vars, varDiags)
 	}
 	mi.vars = varOpts
-	view := &plainView{m: m, get: true}
-	mi.view = view
+	view := mi.view
 	cfg := loadCLIConfig(m, m.cliConfigOptions())
 	mi.registry = newModuleRegistry(m, cfg)
 	root, diags := mi.loadRoot()

@@ -170,7 +170,7 @@ func (r *initRun) humanOrJSONView() initView {
 	case r.opts.json:
 		// With -json-into too (an error), tofu writes to both.
 		human = newJSONView(m)
-	case !r.opts.noColor && m.Getenv("CI") == "" && m.IsTerminal(m.Stdout):
+	case liveDisplayWanted(m, r.opts.noColor):
 		human = newLiveView(m)
 	}
 	return human

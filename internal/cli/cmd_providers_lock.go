@@ -121,6 +121,7 @@ func runProvidersLock(m *Meta, args []string) int {
 	}
 	defer jf.close()
 	view := newLockView(m, jf)
+	defer closeLockView(view)
 	var varDiags hcl.Diagnostics
 	if o.configOpts, varDiags = vars.configOptions(m); varDiags.HasErrors() {
 		view.Diagnostics(varDiags, vars.files)
@@ -357,7 +358,7 @@ func (r *lockRun) requirements(dir string) (providerlock.Requirements, *requirem
 
 // events passes the locker's progress to the view.
 func (r *lockRun) events() *providerlock.Events {
-	return &providerlock.Events{Fetching: r.view.Fetching, Warning: r.view.Warning, Retrieved: r.view.Retrieved}
+	return lockLiveEvents(r.m, r.view)
 }
 
 // printDiags prints diagnostics with source snippets from the module tree

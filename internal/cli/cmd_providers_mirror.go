@@ -92,7 +92,17 @@ func runProvidersMirror(m *Meta, args []string) int {
 	for _, l := range locks.Providers() {
 		req.Locked[l.Provider()] = l.Version()
 	}
-	for _, pr := range b.Build(ctx, req, mirrorEvents(m)) {
+	ev := mirrorEvents(m)
+	var live *liveDisplay
+	if liveDisplayWanted(m, !m.Color) {
+		live = newLiveDisplay(m)
+		ev = mirrorLive(m, live, ev)
+	}
+	problems := b.Build(ctx, req, ev)
+	if live != nil {
+		live.close()
+	}
+	for _, pr := range problems {
 		diags = append(diags, errorDiag(pr.Summary, pr.Detail))
 	}
 	printMirrorDiags(m, diags, res)

@@ -207,6 +207,7 @@ func (mi *moduleInstall) options(rootDiags hcl.Diagnostics) modules.Options {
 		InstallErrorsOnly: mi.get,
 		TreeChecks:        mi.treeChecks(),
 		Events:            moduleEvents{view: mi.view, flavour: mi.m.Flavour, trim: !mi.get},
+		Fetches:           liveModuleFetches(mi.view),
 		Flavour:           mi.m.Flavour,
 		RootDiags:         rootDiags,
 		CoreVersion:       mi.m.Version(),

@@ -33,11 +33,15 @@ type lockView interface {
 }
 
 // newLockView is the view the output flags select: -json-into adds the
-// JSON lines in the file to the human lines.
+// JSON lines in the file to the human lines, which are live on a terminal
+// (liveDisplayWanted).
 func newLockView(m *Meta, jf *jsonFlags) lockView {
 	var v lockView = &lockHumanView{m: m}
-	if jf.json {
+	switch {
+	case jf.json:
 		v = &lockJSONView{v: newBareJSONView(m)}
+	case liveDisplayWanted(m, !m.Color):
+		v = &lockLiveView{lockHumanView: &lockHumanView{m: m}, liveDisplay: newLiveDisplay(m)}
 	}
 	if jf.into.file != nil {
 		v = lockViews{v, &lockJSONView{v: jf.intoView(m), into: true}}

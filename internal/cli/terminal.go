@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"io"
 	"os"
 
@@ -21,4 +22,27 @@ func terminalWidth(w io.Writer) int {
 		}
 	}
 	return 78
+}
+
+// terminalColumns returns the function that reads the current width of
+// the terminal w is (an error when w is not one).
+func terminalColumns(w io.Writer) func() (int, error) {
+	return func() (int, error) {
+		f, ok := w.(*os.File)
+		if !ok {
+			return 0, errNotTerminal
+		}
+		cols, _, err := term.GetSize(int(f.Fd()))
+		return cols, err
+	}
+}
+
+var errNotTerminal = errors.New("not a terminal")
+
+// liveDisplayWanted is the rule every command follows to choose its live
+// terminal display (init's since the start): stdout is a terminal,
+// colours are on (no -no-color) and the CI variable is empty. A command's
+// machine-readable output (-json) replaces the display altogether.
+func liveDisplayWanted(m *Meta, noColor bool) bool {
+	return !noColor && m.Getenv("CI") == "" && m.IsTerminal(m.Stdout)
 }

@@ -20,7 +20,10 @@ type Problem struct {
 }
 
 // Events receives the builder's progress lines. Every field is optional;
-// calls are serialised, providers in address order, platforms as given.
+// calls are serialised, providers in address order, platforms as given,
+// except DownloadProgress and DownloadEnded, which are for a live
+// display: they come from the goroutines that download, as bytes arrive,
+// in no fixed order and concurrently.
 type Events struct {
 	Skipping  func(p addrs.Provider)
 	Mirroring func(p addrs.Provider)
@@ -29,6 +32,12 @@ type Events struct {
 	Selected      func(p addrs.Provider, v versions.Version, locked bool, c versions.Constraints)
 	Downloading   func(p addrs.Provider, platform addrs.Platform)
 	Authenticated func(p addrs.Provider, platform addrs.Platform, auth *registry.AuthResult)
+	// DownloadProgress: done of total bytes (total <= 0: unknown) of the
+	// package of p v for platform are in. A package already in the target
+	// that passes authentication is not downloaded and has none.
+	DownloadProgress func(p addrs.Provider, v versions.Version, platform addrs.Platform, done, total int64)
+	// DownloadEnded: that download ended, successfully or not.
+	DownloadEnded func(p addrs.Provider, v versions.Version, platform addrs.Platform)
 }
 
 // Builder fills a mirror directory. Fill the fields, then call Build.
@@ -130,7 +139,7 @@ func (b *Builder) mirrorVersion(ctx context.Context, p addrs.Provider, v version
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			outs[i] = b.mirrorPackage(ctx, p, v, pl)
+			outs[i] = b.mirrorPackage(ctx, p, v, pl, ev)
 		}()
 	}
 	wg.Wait()
@@ -191,6 +200,9 @@ func (e *Events) withDefaults() *Events {
 	}
 	if out.Authenticated == nil {
 		out.Authenticated = func(addrs.Provider, addrs.Platform, *registry.AuthResult) {}
+	}
+	if out.DownloadEnded == nil {
+		out.DownloadEnded = func(addrs.Provider, versions.Version, addrs.Platform) {}
 	}
 	return out
 }

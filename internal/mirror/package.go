@@ -18,7 +18,7 @@ import (
 // archive already in the target when it passes authentication, else a
 // download into a staging file beside the target, authenticated before it
 // is renamed into place.
-func (b *Builder) mirrorPackage(ctx context.Context, p addrs.Provider, v versions.Version, pl addrs.Platform) platformOutcome {
+func (b *Builder) mirrorPackage(ctx context.Context, p addrs.Provider, v versions.Version, pl addrs.Platform, ev *Events) platformOutcome {
 	fail := func(summary, format string, args ...any) platformOutcome {
 		return platformOutcome{problem: &Problem{summary, fmt.Sprintf(format, args...)}}
 	}
@@ -37,7 +37,12 @@ func (b *Builder) mirrorPackage(ctx context.Context, p addrs.Provider, v version
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return fail("Cannot download provider release", "Failed to download %s v%s for %s: %s.", p, v, pl, err)
 	}
-	a, err := b.Client.Download(ctx, registry.DownloadRequest{URL: loc.URL, Dir: filepath.Dir(target), Retries: meta.DownloadRetries})
+	var progress func(done, total int64)
+	if ev.DownloadProgress != nil {
+		progress = func(done, total int64) { ev.DownloadProgress(p, v, pl, done, total) }
+	}
+	a, err := b.Client.Download(ctx, registry.DownloadRequest{URL: loc.URL, Dir: filepath.Dir(target), Retries: meta.DownloadRetries, Progress: progress})
+	ev.DownloadEnded(p, v, pl)
 	if err != nil {
 		return fail("Cannot download provider release", "Failed to download %s v%s for %s: %s.", p, v, pl, err)
 	}

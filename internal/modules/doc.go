@@ -6,8 +6,9 @@
 // remote packages with go-getter (OpenTofu's getter and decompressor set;
 // OCI is refused with a clear error), and writing modules.json.
 //
-// It reports progress only through the Events interface passed in; it
-// never prints. Independent packages are fetched ahead of the walk, in
+// It reports progress only through what it is passed: the Events
+// interface (OpenTofu's lines, in walk order) and, for a live display,
+// the FetchEvents struct (fetches as they happen); it never prints. Independent packages are fetched ahead of the walk, in
 // parallel, once per distinct package address, into a per-run staging
 // area or the shared package cache (cache.go: registry packages keyed by
 // module, version and location, git packages by address and the commit

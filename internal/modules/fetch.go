@@ -31,13 +31,15 @@ type fetcher struct {
 	// ociUnknown makes oci:// an unknown scheme for go-getter (Terraform
 	// has no OCI getter) instead of tfdeps' refusal (OpenTofu has one).
 	ociUnknown bool
+	// events hears about each go-getter run (nil: no one).
+	events *FetchEvents
 
 	mu       sync.Mutex
 	previous map[string]string
 }
 
 func newFetcher(o Options) *fetcher {
-	return &fetcher{opts: o.Getters, cache: o.Cache, upgrade: o.Upgrade, ociUnknown: o.Flavour == flavour.Terraform, previous: map[string]string{}}
+	return &fetcher{opts: o.Getters, cache: o.Cache, upgrade: o.Upgrade, ociUnknown: o.Flavour == flavour.Terraform, events: o.Fetches, previous: map[string]string{}}
 }
 
 // packageFetch says how to obtain one package.
@@ -167,7 +169,10 @@ func (f *fetcher) get(ctx context.Context, pkg, dst string) error {
 		Decompressors: decompressors(),
 		Getters:       getters(f.opts),
 	}
-	return c.Get()
+	return f.events.around(pkg, func(progress getter.ProgressTracker) error {
+		c.ProgressListener = progress
+		return c.Get()
+	})
 }
 
 func isOCI(pkg string) bool {

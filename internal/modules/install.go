@@ -44,6 +44,9 @@ type Options struct {
 	// Config are the options for loading child modules.
 	Config []config.Option
 	Events Events
+	// Fetches, when set, hears about remote package fetches as they
+	// happen (for a live display; Events keeps OpenTofu's order).
+	Fetches *FetchEvents
 	// InstallErrorsOnly is tofu get's mode: modules.json is left as it was
 	// when installing a module failed (tofu init writes it even then;
 	// Terraform never writes it after errors), but not for errors of

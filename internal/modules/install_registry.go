@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	getter "github.com/hashicorp/go-getter"
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
@@ -151,8 +152,10 @@ func (w *walk) registryPackage(ctx context.Context, src moduleaddr.Registry, v s
 		direct := *loc.Direct
 		pf.key = "direct:" + direct.URL.String()
 		pf.fill = func(dst string) error {
-			_, err := w.res.reg.FetchModulePackage(ctx, &direct, "", dst)
-			return err
+			return w.fetch.events.around(direct.URL.String(), func(getter.ProgressTracker) error {
+				_, err := w.res.reg.FetchModulePackage(ctx, &direct, "", dst)
+				return err
+			})
 		}
 	} else {
 		pkg := loc.Indirect.Package

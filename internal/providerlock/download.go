@@ -17,19 +17,21 @@ import (
 // download fetches the archive into a temporary directory, authenticates
 // it with the source's checks and hashes its extracted content, as the
 // installer does into its staging directory. The result is cached.
-func (l *Locker) download(ctx context.Context, meta sources.PackageMeta, loc sources.HTTPURL) obtained {
+func (l *Locker) download(ctx context.Context, meta sources.PackageMeta, loc sources.HTTPURL, ev *Events) obtained {
 	if l.Client == nil {
 		return obtained{err: errNoDownloader}
 	}
 	if _, ok := meta.Authentication.(*sources.MirrorAuthentication); !ok && !l.DownloadAll {
-		return l.downloadUnwritten(ctx, meta, loc)
+		return l.downloadUnwritten(ctx, meta, loc, ev)
 	}
 	tmp, err := os.MkdirTemp(l.TempDir, "terraform-providers-lock")
 	if err != nil {
 		return obtained{err: err}
 	}
 	defer os.RemoveAll(tmp)
-	a, err := l.Client.Download(ctx, registry.DownloadRequest{URL: loc.URL, Dir: tmp, Retries: meta.DownloadRetries})
+	progress := ev.downloadStarted(meta)
+	a, err := l.Client.Download(ctx, registry.DownloadRequest{URL: loc.URL, Dir: tmp, Retries: meta.DownloadRetries, Progress: progress})
+	ev.downloadEnded(meta)
 	if err != nil {
 		return obtained{err: err}
 	}
@@ -51,10 +53,12 @@ func (l *Locker) download(ctx context.Context, meta sources.PackageMeta, loc sou
 // archive is kept in memory (spill.go) and hashed from there, read once
 // from the network and once from memory. Network mirrors' archives still
 // go to disk: their authentication hashes the file.
-func (l *Locker) downloadUnwritten(ctx context.Context, meta sources.PackageMeta, loc sources.HTTPURL) obtained {
+func (l *Locker) downloadUnwritten(ctx context.Context, meta sources.PackageMeta, loc sources.HTTPURL, ev *Events) obtained {
 	buf := newSpillBuffer(l.memoryBudget(), l.TempDir)
 	defer buf.Close()
-	n, sum, err := l.Client.DownloadTo(ctx, registry.DownloadRequest{URL: loc.URL, Retries: meta.DownloadRetries}, buf)
+	progress := ev.downloadStarted(meta)
+	n, sum, err := l.Client.DownloadTo(ctx, registry.DownloadRequest{URL: loc.URL, Retries: meta.DownloadRetries, Progress: progress}, buf)
+	ev.downloadEnded(meta)
 	if err != nil {
 		return obtained{err: err}
 	}

@@ -5,14 +5,18 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/internal/sources"
 	"github.com/tfdeps/tfdeps/versions"
 )
 
 // Events receives Collect's progress, the two events "tofu providers
-// lock" prints. Every field is optional. Calls are serialised and come in
-// a fixed order: platform by platform as given, within a platform provider
-// by provider in address order; nothing is delivered for the platforms
-// after the first one with a failure.
+// lock" prints. Every field is optional. Calls of Fetching, Warning and
+// Retrieved are serialised and come in a fixed order: platform by
+// platform as given, within a platform provider by provider in address
+// order; nothing is delivered for the platforms after the first one with
+// a failure. DownloadProgress and DownloadEnded are for a live display:
+// they come from the goroutines that download, as bytes arrive, in no
+// fixed order and concurrently.
 type Events struct {
 	// Fetching: the package of p v for platform was found and is being
 	// obtained.
@@ -22,6 +26,29 @@ type Events struct {
 	Warning func(line string)
 	// Retrieved: the package's hashes are known; auth may be nil.
 	Retrieved func(p addrs.Provider, v versions.Version, platform addrs.Platform, auth *registry.AuthResult)
+	// DownloadProgress: done of total bytes (total <= 0: unknown) of the
+	// package of p v for platform are in. Packages whose hashes need no
+	// download have none.
+	DownloadProgress func(p addrs.Provider, v versions.Version, platform addrs.Platform, done, total int64)
+	// DownloadEnded: that download ended, successfully or not.
+	DownloadEnded func(p addrs.Provider, v versions.Version, platform addrs.Platform)
+}
+
+// downloadStarted returns the registry client's progress callback for the
+// download of meta's package (nil when no one listens).
+func (e *Events) downloadStarted(meta sources.PackageMeta) func(done, total int64) {
+	if e == nil || e.DownloadProgress == nil {
+		return nil
+	}
+	return func(done, total int64) {
+		e.DownloadProgress(meta.Provider, meta.Version, meta.TargetPlatform, done, total)
+	}
+}
+
+func (e *Events) downloadEnded(meta sources.PackageMeta) {
+	if e != nil && e.DownloadEnded != nil {
+		e.DownloadEnded(meta.Provider, meta.Version, meta.TargetPlatform)
+	}
 }
 
 // orderedOutput releases per-package events in (platform, provider) order

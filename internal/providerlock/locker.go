@@ -170,7 +170,7 @@ func (l *Locker) Collect(ctx context.Context, reqs Requirements, old *lockfile.L
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				r := l.resultFor(ctx, sem, p, chosen[j], pl, old.Provider(p))
+				r := l.resultFor(ctx, sem, p, chosen[j], pl, old.Provider(p), events)
 				results[i][j] = r
 				out.deliver(i, j, r)
 			}()
@@ -181,7 +181,7 @@ func (l *Locker) Collect(ctx context.Context, reqs Requirements, old *lockfile.L
 }
 
 // resultFor is one provider on one platform, its version already chosen.
-func (l *Locker) resultFor(ctx context.Context, sem chan struct{}, p addrs.Provider, c choice, pl addrs.Platform, lock *lockfile.ProviderLock) PackageResult {
+func (l *Locker) resultFor(ctx context.Context, sem chan struct{}, p addrs.Provider, c choice, pl addrs.Platform, lock *lockfile.ProviderLock, ev *Events) PackageResult {
 	r := PackageResult{Provider: p, Version: c.version, Platform: pl, Err: c.err}
 	if c.err != nil {
 		return r
@@ -189,7 +189,7 @@ func (l *Locker) resultFor(ctx context.Context, sem chan struct{}, p addrs.Provi
 	if lock != nil && lock.Version() != c.version {
 		lock = nil
 	}
-	o := l.obtain(ctx, sem, p, c.version, pl, lock)
+	o := l.obtain(ctx, sem, p, c.version, pl, lock, ev)
 	r.Fetched, r.Auth, r.Via, r.Err = o.fetched, o.auth, o.via, o.err
 	if o.err == nil {
 		r.Hashes = l.recorded(p, o.dirH1, o.auth)

@@ -41,8 +41,9 @@ type obtained struct {
 }
 
 // obtain returns the package's outcome, computing it at most once per
-// Locker. sem bounds the packages worked on at once.
-func (l *Locker) obtain(ctx context.Context, sem chan struct{}, p addrs.Provider, v versions.Version, pl addrs.Platform, lock *lockfile.ProviderLock) obtained {
+// Locker. sem bounds the packages worked on at once. Downloads are
+// reported to the ev of the call that computes the outcome.
+func (l *Locker) obtain(ctx context.Context, sem chan struct{}, p addrs.Provider, v versions.Version, pl addrs.Platform, lock *lockfile.ProviderLock, ev *Events) obtained {
 	key := packageKey{provider: p, version: v.String(), platform: pl}
 	if lock != nil {
 		for _, h := range lock.Hashes() {
@@ -69,7 +70,7 @@ func (l *Locker) obtain(ctx context.Context, sem chan struct{}, p addrs.Provider
 	}
 	select {
 	case sem <- struct{}{}:
-		job.out = l.fetch(ctx, p, v, pl, lock)
+		job.out = l.fetch(ctx, p, v, pl, lock, ev)
 		<-sem
 	case <-ctx.Done():
 		job.out = obtained{err: ctx.Err()}
@@ -80,17 +81,17 @@ func (l *Locker) obtain(ctx context.Context, sem chan struct{}, p addrs.Provider
 
 // fetch finds the package and obtains its hashes the cheapest way that
 // gives OpenTofu's result.
-func (l *Locker) fetch(ctx context.Context, p addrs.Provider, v versions.Version, pl addrs.Platform, lock *lockfile.ProviderLock) obtained {
+func (l *Locker) fetch(ctx context.Context, p addrs.Provider, v versions.Version, pl addrs.Platform, lock *lockfile.ProviderLock, ev *Events) obtained {
 	meta, err := l.Source.PackageMeta(ctx, p, v, pl)
 	if err != nil {
 		return obtained{err: err}
 	}
-	o := l.fetchPackage(ctx, meta, lock)
+	o := l.fetchPackage(ctx, meta, lock, ev)
 	o.fetched = true
 	return o
 }
 
-func (l *Locker) fetchPackage(ctx context.Context, meta sources.PackageMeta, lock *lockfile.ProviderLock) obtained {
+func (l *Locker) fetchPackage(ctx context.Context, meta sources.PackageMeta, lock *lockfile.ProviderLock, ev *Events) obtained {
 	switch loc := meta.Location.(type) {
 	case sources.LocalDir:
 		h1, err := hashLocalDir(meta.Provider, string(loc))
@@ -112,7 +113,7 @@ func (l *Locker) fetchPackage(ctx context.Context, meta sources.PackageMeta, loc
 				return o
 			}
 		}
-		return l.download(ctx, meta, loc)
+		return l.download(ctx, meta, loc, ev)
 	}
 	return obtained{err: fmt.Errorf("unsupported package location %T", meta.Location)}
 }

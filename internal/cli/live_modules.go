@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"github.com/tfdeps/tfdeps/internal/modules"
+)
+
+// liveModuleFetches shows the module packages being fetched on the
+// status line of view's live display; nil (no events) when view has
+// none, so nothing changes for the other views.
+func liveModuleFetches(view initView) *modules.FetchEvents {
+	d := liveOf(view)
+	if d == nil {
+		return nil
+	}
+	key := func(pkg string) string { return "module " + pkg }
+	return &modules.FetchEvents{
+		Started:  func(pkg string) { d.started(key(pkg), plainLabel(pkg)) },
+		Bytes:    func(pkg string, done, total int64) { d.progress(key(pkg), plainLabel(pkg), done, total) },
+		Finished: func(pkg string, _ error) { d.finished(key(pkg)) },
+	}
+}
+
+// getHumanView is get's view for people: the live display when
+// liveDisplayWanted (and no -json), else the plain lines.
+func getHumanView(m *Meta, noColor, json bool) initView {
+	if !json && liveDisplayWanted(m, noColor || !m.Color) {
+		v := newLiveView(m)
+		v.get = true
+		return v
+	}
+	return &plainView{m: m, get: true}
+}
+
+// isHumanView reports whether v shows only the lines for people (no JSON).
+func isHumanView(v initView) bool {
+	switch v.(type) {
+	case *plainView, *liveView:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package cli
+
+import "os"
+
+// notifyWindowChanges: without SIGWINCH, the width read at the start
+// stays.
+func notifyWindowChanges(chan<- os.Signal) func() { return func() {} }
