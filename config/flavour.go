@@ -61,8 +61,8 @@ func flavourExt(f flavour.Flavour, name string) (string, fileKind) {
 }
 
 // terraformFileSchema is configFileSchema without the language block,
-// which Terraform does not know, and with Terraform's action blocks (read
-// and not decoded further: they declare no dependency).
+// which Terraform does not know, and with Terraform's action blocks
+// (action_terraform.go).
 var terraformFileSchema = func() *hcl.BodySchema {
 	s := &hcl.BodySchema{}
 	for _, b := range configFileSchema.Blocks {

@@ -115,7 +115,7 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool, 
 		r.ProviderConfigRef = ref
 	}
 	if attr, ok := content.Attributes["depends_on"]; ok {
-		deps, depsDiags := decodeDependsOn(attr)
+		deps, depsDiags := decodeDependsOnIn(attr, f)
 		diags = append(diags, depsDiags...)
 		r.DependsOn = deps
 	}

@@ -9,8 +9,7 @@ import (
 
 // terraformLifecycleSchema is a resource's lifecycle block as Terraform
 // v1.15 reads it: no "enabled" or "destroy" argument (OpenTofu's), and
-// action_trigger blocks (read, not decoded further: they declare no
-// dependency).
+// action_trigger blocks (checked by decodeActionTrigger).
 var terraformLifecycleSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "create_before_destroy"},
@@ -50,6 +49,8 @@ func (r *Resource) decodeTerraformLifecycle(b *hcl.Block, override bool) (*hcl.A
 		if cb.Type == "action_trigger" {
 			if r.Mode != ManagedResourceMode {
 				diags = append(diags, errorDiag(fmt.Sprintf("Invalid %s lifecycle nested block", noun), fmt.Sprintf("The lifecycle nested block %q is defined only for managed resources (\"resource\" blocks), and is not valid for %ss.", cb.Type, noun), cb.TypeRange.Ptr()))
+			} else {
+				diags = append(diags, decodeActionTrigger(cb)...)
 			}
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 func loadMap(t *testing.T, files map[string]string, opts Options) (*Result, hcl.Diagnostics) {
@@ -243,5 +244,41 @@ func TestLoadModuleNotInstalledIsError(t *testing.T) {
 				t.Errorf("aws required = %v, want %v", hasAWS, tt.wantAWS)
 			}
 		})
+	}
+}
+
+// TestTerraformActionProviders checks that Terraform's action blocks need
+// their provider as resources do: the one their provider argument names
+// (resolved through required_providers), else the one their type implies;
+// the OpenTofu flavour knows no action blocks.
+func TestTerraformActionProviders(t *testing.T) {
+	files := map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    acme = { source = "acme/acme" }
+  }
+}
+action "aws_lambda_invoke" "a" {}
+action "anything" "b" {
+  provider = acme.west
+}
+`,
+		"main_override.tf": `
+action "aws_lambda_invoke" "a" {
+  provider = google
+}
+`,
+	}
+	res, diags := loadMap(t, files, Options{Config: []config.Option{config.WithFlavour(flavour.Terraform)}})
+	if diags.HasErrors() {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	want := map[string]string{
+		"registry.terraform.io/acme/acme":        "",
+		"registry.terraform.io/hashicorp/google": "",
+	}
+	if diff := cmp.Diff(want, constraintStrings(res.Providers)); diff != "" {
+		t.Errorf("providers mismatch (-want +got):\n%s", diff)
 	}
 }
