@@ -211,6 +211,15 @@ func isSingleAttrRoot(root string) bool {
 	return ok
 }
 
+// jsonReferenceAsNative is jsonExprAsNative in flavour f: Terraform words
+// the error for a value that is not a string its own way.
+func jsonReferenceAsNative(expr hcl.Expression, f flavour.Flavour) (hcl.Expression, hcl.Diagnostics) {
+	if f == flavour.Terraform {
+		return unwrapJSONReference(expr)
+	}
+	return jsonExprAsNative(expr)
+}
+
 // unwrapJSONReference reads a JSON string expression as the native
 // expression it holds (Terraform's wording when it is not a string); a
 // native expression is returned as it is.

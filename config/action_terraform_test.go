@@ -132,6 +132,20 @@ resource "r" "v" {
 			},
 		},
 		{
+			name: "JSON references that are not strings",
+			files: map[string]string{"main.tf.json": `{
+  "resource": {"test_object": {"b": {
+    "lifecycle": {"replace_triggered_by": [{"test_object.a.test_string": "nope"}]}
+  }}},
+  "import": {"to": ["test_object.b"], "id": "x"}
+}
+`},
+			want: []expectedDiag{
+				{"error", "Invalid reference expression", "A single reference string is required.", "main.tf.json:3,44-3,81"},
+				{"error", "Invalid reference expression", "A single reference string is required.", "main.tf.json:5,20-5,37"},
+			},
+		},
+		{
 			name: "output type constraints",
 			files: map[string]string{"main.tf": `output "string" {
   type  = string

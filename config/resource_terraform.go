@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // terraformLifecycleSchema is a resource's lifecycle block as Terraform
@@ -33,7 +35,7 @@ func (r *Resource) decodeTerraformLifecycle(b *hcl.Block, override bool) (*hcl.A
 			var preventDestroy bool
 			diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &preventDestroy)...)
 		}
-		diags = append(diags, r.Managed.decodeLifecycleArgs(r, lc)...)
+		diags = append(diags, r.Managed.decodeLifecycleArgs(r, lc, flavour.Terraform)...)
 	}
 	noun := "data resource"
 	if r.Mode == EphemeralResourceMode {
