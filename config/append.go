@@ -58,6 +58,7 @@ func (m *Module) appendFile(f *File) hcl.Diagnostics {
 	}
 	diags = append(diags, m.appendNamedValues(f)...)
 	diags = append(diags, m.appendResources(f)...)
+	diags = append(diags, m.appendActions(f)...)
 	return diags
 }
 

@@ -93,7 +93,7 @@ func decodeImportBlock(block *hcl.Block, f flavour.Flavour) (*Import, hcl.Diagno
 	if attr, ok := content.Attributes["to"]; ok {
 		to := attr.Expr
 		if hcljson.IsJSONExpression(to) {
-			native, convDiags := jsonExprAsNative(to)
+			native, convDiags := jsonReferenceAsNative(to, f)
 			diags = append(diags, convDiags...)
 			if diags.HasErrors() {
 				return imp, diags

@@ -40,6 +40,8 @@ type File struct {
 	Imports            []*Import
 	Removed            []*Removed
 	Checks             []*Check
+	// Actions are the file's action blocks (Terraform flavour only).
+	Actions []*Action
 
 	// LocalsBlocks and TerraformBlocks are the Document blocks of the file's
 	// locals and terraform blocks; Languages its language blocks.
@@ -141,7 +143,7 @@ func (file *File) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 			file.ProviderConfigs = append(file.ProviderConfigs, p)
 		}
 	case "variable":
-		v, d := decodeVariableBlock(block, override)
+		v, d := decodeVariableBlock(block, override, file.flavour)
 		diags = d
 		if v != nil {
 			file.Variables = append(file.Variables, v)
@@ -153,7 +155,7 @@ func (file *File) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 		diags = d
 		file.Locals = append(file.Locals, locals...)
 	case "output":
-		o, d := decodeOutputBlock(block, override)
+		o, d := decodeOutputBlock(block, override, file.flavour)
 		diags = d
 		if o != nil {
 			file.Outputs = append(file.Outputs, o)
@@ -199,6 +201,12 @@ func (file *File) decodeBlock(block *hcl.Block) hcl.Diagnostics {
 		diags = d
 		if r != nil {
 			file.Removed = append(file.Removed, r)
+		}
+	case "action":
+		a, d := decodeActionBlock(block)
+		diags = d
+		if a != nil {
+			file.Actions = append(file.Actions, a)
 		}
 	case "check":
 		if override {

@@ -57,50 +57,68 @@ func TestOpenTofuFixtures(t *testing.T) {
 	if tofu == "" || fixtures == "" {
 		t.Skip("set TFDEPS_REFERENCE_TOFU (tofu v1.12.6) and TFDEPS_OPENTOFU_CONFIG_FIXTURES (OpenTofu's internal/configs/testdata) to run this")
 	}
+	compareFixtures(t, fixtureRun{reference: tofu, name: "tofu"}, fixtures, openTofuFixtureCases(t, fixtures))
+}
+
+// fixtureRun names the reference program of a fixture comparison and the
+// flags that make tfdeps emulate it.
+type fixtureRun struct {
+	reference, name string
+	tfdepsArgs      []string
+}
+
+// compareFixtures runs "providers -no-color" with the reference program and
+// with tfdeps on a copy of each case under fixtures, and asserts what
+// TestOpenTofuFixtures describes: the same exit code and Error/Warning
+// summaries everywhere, the whole output (as a set of lines) identical on at
+// least 95% of the cases.
+func compareFixtures(t *testing.T, ref fixtureRun, fixtures string, cases []string) {
+	t.Helper()
 	tfdeps := filepath.Join(t.TempDir(), "tfdeps")
 	if out, err := exec.Command("go", "build", "-o", tfdeps, "github.com/tfdeps/tfdeps/cmd/tfdeps").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	cases := openTofuFixtureCases(t, fixtures)
 	home := t.TempDir()
 	rc := filepath.Join(home, "empty.tfrc")
 	if err := os.WriteFile(rc, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run := func(bin, dir string) (string, int) {
+	run := func(bin string, args []string, dir string) (string, int) {
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, bin, "providers", "-no-color")
+		cmd := exec.CommandContext(ctx, bin, append(slices.Clone(args), "providers", "-no-color")...)
 		cmd.Dir = dir
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1"}
 		out, _ := cmd.CombinedOutput()
 		return string(out), cmd.ProcessState.ExitCode()
 	}
-	identical := 0
+	sameCode, sameSummaries, identical := 0, 0, 0
 	for _, c := range cases {
 		// Both run in the same directory: paths appear in messages.
 		dir := filepath.Join(t.TempDir(), "fixture")
 		copyFixture(t, filepath.Join(fixtures, c), dir)
-		want, wantCode := run(tofu, dir)
+		want, wantCode := run(ref.reference, nil, dir)
 		if err := os.RemoveAll(filepath.Join(dir, ".terraform")); err != nil {
 			t.Fatal(err)
 		}
-		got, gotCode := run(tfdeps, dir)
+		got, gotCode := run(tfdeps, ref.tfdepsArgs, dir)
 		if gotCode != wantCode {
-			t.Errorf("%s: exit code %d, tofu %d\ntofu:\n%s\ntfdeps:\n%s", c, gotCode, wantCode, want, got)
+			t.Errorf("%s: exit code %d, %s %d\n%s:\n%s\ntfdeps:\n%s", c, gotCode, ref.name, wantCode, ref.name, want, got)
 			continue
 		}
+		sameCode++
 		if w, g := diagnosticSummaries(want), diagnosticSummaries(got); !slices.Equal(w, g) {
-			t.Errorf("%s: summaries %q, tofu %q", c, g, w)
+			t.Errorf("%s: summaries %q, %s %q", c, g, ref.name, w)
 			continue
 		}
+		sameSummaries++
 		if slices.Equal(linesAsSet(want), linesAsSet(got)) {
 			identical++
 		} else {
-			t.Logf("%s: output differs\ntofu:\n%s\ntfdeps:\n%s", c, want, got)
+			t.Logf("%s: output differs\n%s:\n%s\ntfdeps:\n%s", c, ref.name, want, got)
 		}
 	}
-	t.Logf("%d fixtures; whole output identical on %d", len(cases), identical)
+	t.Logf("%d fixtures; same exit code on %d, same summaries on %d, whole output identical on %d", len(cases), sameCode, sameSummaries, identical)
 	if identical*100 < len(cases)*95 {
 		t.Errorf("whole output identical on %d of %d fixtures, under 95%%", identical, len(cases))
 	}

@@ -29,8 +29,14 @@ import (
 //     that is not only attributes (dropped), import blocks (duplicates,
 //     id/identity, managed targets only), resource lifecycle blocks (no
 //     enabled or destroy; action_trigger), module blocks (lifecycle
-//     reserved; ignore_nested_deprecations), removed blocks, and override
-//     files (their removed blocks and ephemeral resources are ignored);
+//     reserved; ignore_nested_deprecations), removed blocks, override
+//     files (their removed blocks and ephemeral resources are ignored),
+//     action blocks and actions in depends_on (action_terraform.go),
+//     output type constraints, const variables that may be neither
+//     sensitive nor ephemeral, and JSON references that are not strings;
+//   - with WithRootVariableValues, the root module's variable values are
+//     read as terraform reads them before it builds the tree
+//     (variable_values_terraform.go);
 //   - test files are read with Terraform v1.15's schema and texts
 //     (testfiles_terraform*.go): a "test" block, variable blocks, run
 //     blocks with state_key, parallel, skip_cleanup and backend (errors of
@@ -61,8 +67,8 @@ func flavourExt(f flavour.Flavour, name string) (string, fileKind) {
 }
 
 // terraformFileSchema is configFileSchema without the language block,
-// which Terraform does not know, and with Terraform's action blocks (read
-// and not decoded further: they declare no dependency).
+// which Terraform does not know, and with Terraform's action blocks
+// (action_terraform.go).
 var terraformFileSchema = func() *hcl.BodySchema {
 	s := &hcl.BodySchema{}
 	for _, b := range configFileSchema.Blocks {

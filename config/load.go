@@ -24,6 +24,9 @@ type options struct {
 	// noResourceConfig drops resources' configuration arguments after
 	// loading (WithoutResourceConfig).
 	noResourceConfig bool
+	// rootValues reads the root module's variable values before building
+	// the tree (WithRootVariableValues).
+	rootValues bool
 }
 
 // WithFileSystem reads files through fsys instead of the operating system.

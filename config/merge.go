@@ -60,7 +60,7 @@ func (m *Module) mergeFile(f *File) hcl.Diagnostics {
 	}
 	if m.flavour == flavour.Terraform {
 		// Terraform drops an override file's removed blocks silently.
-		return diags
+		return append(diags, m.mergeActions(f)...)
 	}
 	for _, r := range f.Removed {
 		diags = append(diags, errorDiag("Cannot override 'Removed' blocks", "Removed blocks can appear only in normal files, not in override files.", r.DeclRange.Ptr()))

@@ -42,6 +42,9 @@ type Module struct {
 	Removed []*Removed
 
 	Checks map[string]*Check
+	// Actions are the action blocks, by Action.Key (Terraform flavour
+	// only; nil when there are none).
+	Actions map[string]*Action
 
 	// Languages are the language blocks of the primary files.
 	Languages []*Block

@@ -79,7 +79,7 @@ func decodeModuleBlock(block *hcl.Block, override bool, f flavour.Flavour) (*Mod
 		counters = nil
 	}
 	if attr, ok := content.Attributes["depends_on"]; ok {
-		deps, depsDiags := decodeDependsOn(attr)
+		deps, depsDiags := decodeDependsOnIn(attr, f)
 		diags = append(diags, depsDiags...)
 		mc.DependsOn = deps
 	}

@@ -2,11 +2,15 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 var checkRuleBlockSchema = &hcl.BodySchema{
@@ -105,13 +109,23 @@ var outputBlockSchema = &hcl.BodySchema{
 	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}},
 }
 
-func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostics) {
+// terraformOutputBlockSchema is outputBlockSchema with Terraform's type
+// argument.
+var terraformOutputBlockSchema = &hcl.BodySchema{
+	Attributes: append(slices.Clone(outputBlockSchema.Attributes), hcl.AttributeSchema{Name: "type"}),
+	Blocks:     outputBlockSchema.Blocks,
+}
+
+func decodeOutputBlock(block *hcl.Block, override bool, f flavour.Flavour) (*Output, hcl.Diagnostics) {
 	o := &Output{
 		Name:      block.Labels[0],
 		DeclRange: block.DefRange,
 		Syntax:    newSyntaxBlock(block, outputShape),
 	}
 	schema := outputBlockSchema
+	if f == flavour.Terraform {
+		schema = terraformOutputBlockSchema
+	}
 	if override {
 		schema = schemaForOverrides(schema)
 	}
@@ -129,6 +143,11 @@ func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostic
 	if attr, ok := content.Attributes["value"]; ok {
 		o.Expr = attr.Expr
 	}
+	if attr, ok := content.Attributes["type"]; ok {
+		// Terraform's type constraint of an output value.
+		_, _, d := typeexpr.TypeConstraintWithDefaults(attr.Expr)
+		diags = append(diags, d...)
+	}
 	if attr, ok := content.Attributes["sensitive"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &o.Sensitive)...)
 		o.SensitiveSet = true
@@ -144,7 +163,7 @@ func decodeOutputBlock(block *hcl.Block, override bool) (*Output, hcl.Diagnostic
 		o.EphemeralSet = true
 	}
 	if attr, ok := content.Attributes["depends_on"]; ok {
-		deps, depsDiags := decodeDependsOn(attr)
+		deps, depsDiags := decodeDependsOnIn(attr, f)
 		diags = append(diags, depsDiags...)
 		o.DependsOn = deps
 	}
@@ -172,8 +191,15 @@ func schemaForOverrides(schema *hcl.BodySchema) *hcl.BodySchema {
 	return ret
 }
 
-// decodeDependsOn reads a depends_on list of references.
+// decodeDependsOn reads a list of references as OpenTofu reads
+// depends_on (and a test run's replace and target).
 func decodeDependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
+	return decodeDependsOnIn(attr, flavour.OpenTofu)
+}
+
+// decodeDependsOnIn reads a depends_on list of references; in the
+// Terraform flavour a reference to an action is an error.
+func decodeDependsOnIn(attr *hcl.Attribute, f flavour.Flavour) ([]hcl.Traversal, hcl.Diagnostics) {
 	var ret []hcl.Traversal
 	exprs, diags := hcl.ExprList(attr.Expr)
 	for _, expr := range exprs {
@@ -181,6 +207,10 @@ func decodeDependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
 		diags = append(diags, shimDiags...)
 		tr, trDiags := hcl.AbsTraversalForExpr(expr)
 		diags = append(diags, trDiags...)
+		if len(tr) != 0 && f == flavour.Terraform && tr.RootName() == "action" {
+			diags = append(diags, actionDependsOn(expr.Range()))
+			continue
+		}
 		if len(tr) != 0 {
 			ret = append(ret, tr)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 var provisionerBlockSchema = &hcl.BodySchema{
@@ -117,12 +119,12 @@ func selfRefAllowed(tr hcl.Traversal) bool {
 // decodeReplaceTriggeredBy reads lifecycle replace_triggered_by: each
 // element must refer to exactly one resource, with only count.index and
 // each.key besides.
-func decodeReplaceTriggeredBy(expr hcl.Expression) ([]hcl.Expression, hcl.Diagnostics) {
+func decodeReplaceTriggeredBy(expr hcl.Expression, f flavour.Flavour) ([]hcl.Expression, hcl.Diagnostics) {
 	isJSON := isJSONExpression(expr)
 	exprs, diags := hcl.ExprList(expr)
 	for i, e := range exprs {
 		if isJSON {
-			native, convDiags := jsonExprAsNative(e)
+			native, convDiags := jsonReferenceAsNative(e, f)
 			diags = append(diags, convDiags...)
 			if diags.HasErrors() {
 				continue

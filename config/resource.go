@@ -115,7 +115,7 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool, 
 		r.ProviderConfigRef = ref
 	}
 	if attr, ok := content.Attributes["depends_on"]; ok {
-		deps, depsDiags := decodeDependsOn(attr)
+		deps, depsDiags := decodeDependsOnIn(attr, f)
 		diags = append(diags, depsDiags...)
 		r.DependsOn = deps
 	}
@@ -252,7 +252,7 @@ func (r *Resource) decodeLifecycle(b *hcl.Block, override bool) (*hcl.Attribute,
 	}
 	switch r.Mode {
 	case ManagedResourceMode:
-		diags = append(diags, r.Managed.decodeLifecycleArgs(r, lc)...)
+		diags = append(diags, r.Managed.decodeLifecycleArgs(r, lc, flavour.OpenTofu)...)
 	case DataResourceMode:
 		for _, attr := range sortedAttributes(lc.Attributes) {
 			if attr.Name != "enabled" {
@@ -294,7 +294,7 @@ func sortedAttributes(attrs hcl.Attributes) []*hcl.Attribute {
 }
 
 // decodeLifecycleArgs reads the managed-resource lifecycle arguments.
-func (m *ManagedResource) decodeLifecycleArgs(r *Resource, lc *hcl.BodyContent) hcl.Diagnostics {
+func (m *ManagedResource) decodeLifecycleArgs(r *Resource, lc *hcl.BodyContent, f flavour.Flavour) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	if attr, ok := lc.Attributes["create_before_destroy"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &m.CreateBeforeDestroy)...)
@@ -307,7 +307,7 @@ func (m *ManagedResource) decodeLifecycleArgs(r *Resource, lc *hcl.BodyContent) 
 		m.Destroy = attr.Expr
 	}
 	if attr, ok := lc.Attributes["replace_triggered_by"]; ok {
-		exprs, rtbDiags := decodeReplaceTriggeredBy(attr.Expr)
+		exprs, rtbDiags := decodeReplaceTriggeredBy(attr.Expr, f)
 		diags = append(diags, rtbDiags...)
 		r.TriggersReplacement = append(r.TriggersReplacement, exprs...)
 	}

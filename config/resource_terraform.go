@@ -5,12 +5,13 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // terraformLifecycleSchema is a resource's lifecycle block as Terraform
 // v1.15 reads it: no "enabled" or "destroy" argument (OpenTofu's), and
-// action_trigger blocks (read, not decoded further: they declare no
-// dependency).
+// action_trigger blocks (checked by decodeActionTrigger).
 var terraformLifecycleSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "create_before_destroy"},
@@ -34,7 +35,7 @@ func (r *Resource) decodeTerraformLifecycle(b *hcl.Block, override bool) (*hcl.A
 			var preventDestroy bool
 			diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &preventDestroy)...)
 		}
-		diags = append(diags, r.Managed.decodeLifecycleArgs(r, lc)...)
+		diags = append(diags, r.Managed.decodeLifecycleArgs(r, lc, flavour.Terraform)...)
 	}
 	noun := "data resource"
 	if r.Mode == EphemeralResourceMode {
@@ -50,6 +51,8 @@ func (r *Resource) decodeTerraformLifecycle(b *hcl.Block, override bool) (*hcl.A
 		if cb.Type == "action_trigger" {
 			if r.Mode != ManagedResourceMode {
 				diags = append(diags, errorDiag(fmt.Sprintf("Invalid %s lifecycle nested block", noun), fmt.Sprintf("The lifecycle nested block %q is defined only for managed resources (\"resource\" blocks), and is not valid for %ss.", cb.Type, noun), cb.TypeRange.Ptr()))
+			} else {
+				diags = append(diags, decodeActionTrigger(cb)...)
 			}
 			continue
 		}

@@ -94,9 +94,7 @@ func (m *Module) MissingConstVariables() hcl.Diagnostics {
 	sort.Slice(missing, func(i, j int) bool { return rangeLess(missing[i].DeclRange, missing[j].DeclRange, order) })
 	var diags hcl.Diagnostics
 	for _, v := range missing {
-		diags = append(diags, errorDiag("No value for required variable",
-			fmt.Sprintf("The root module input variable %q is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.", v.Name),
-			v.DeclRange.Ptr()))
+		diags = append(diags, noValueForConst(v))
 	}
 	return diags
 }

@@ -150,7 +150,7 @@ func (f *terraformFileState) provider(key string, decl, nameRange hcl.Range) *hc
 }
 
 func (f *terraformFileState) variable(b *hcl.Block) hcl.Diagnostics {
-	v, diags := decodeVariableBlock(b, false)
+	v, diags := decodeVariableBlock(b, false, flavour.Terraform)
 	if diags.HasErrors() {
 		return diags
 	}

@@ -160,6 +160,12 @@ func LoadTreeWith(dir string, w ModuleWalker, opts ...Option) (tree *Tree, rootD
 	if rootDiags.HasErrors() {
 		return tree, rootDiags, nil
 	}
+	if newOptions(opts).rootValues {
+		rootDiags = append(rootDiags, root.RootVariableValueDiags()...)
+		if rootDiags.HasErrors() {
+			return tree, rootDiags, nil
+		}
+	}
 	tree, buildDiags = BuildTree(root, w, opts...)
 	return tree, rootDiags, buildDiags
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 var variableBlockSchema = &hcl.BodySchema{
@@ -29,8 +31,10 @@ var variableBlockSchema = &hcl.BodySchema{
 }
 
 // decodeVariableBlock decodes a variable block as OpenTofu does, in the same
-// order of checks: schema, name, reserved names, then each argument.
-func decodeVariableBlock(block *hcl.Block, override bool) (*Variable, hcl.Diagnostics) {
+// order of checks: schema, name, reserved names, then each argument. In the
+// Terraform flavour a const variable may be neither sensitive nor
+// ephemeral (checked in each block as written, overrides included).
+func decodeVariableBlock(block *hcl.Block, override bool, f flavour.Flavour) (*Variable, hcl.Diagnostics) {
 	v := &Variable{
 		Name:      block.Labels[0],
 		DeclRange: block.DefRange,
@@ -83,6 +87,14 @@ func decodeVariableBlock(block *hcl.Block, override bool) (*Variable, hcl.Diagno
 	if attr, ok := content.Attributes["const"]; ok {
 		diags = append(diags, gohcl.DecodeExpression(attr.Expr, nil, &v.Const)...)
 		v.ConstSet = true
+	}
+	if f == flavour.Terraform && v.Const {
+		if v.Sensitive {
+			diags = append(diags, errorDiag("Const variable cannot be sensitive", `A variable that is marked as "const" cannot also be marked as "sensitive".`, v.DeclRange.Ptr()))
+		}
+		if v.Ephemeral {
+			diags = append(diags, errorDiag("Const variable cannot be ephemeral", `A variable that is marked as "const" cannot also be marked as "ephemeral".`, v.DeclRange.Ptr()))
+		}
 	}
 	if attr, ok := content.Attributes["default"]; ok {
 		diags = append(diags, v.decodeDefault(attr)...)

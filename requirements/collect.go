@@ -108,6 +108,15 @@ func (c *collector) resources(m *config.Module, mod *Module) {
 		}
 		c.add(mod, r.Provider, Source{Kind: FromResource, Name: r.Key(), Range: r.DeclRange})
 	}
+	// Terraform's action blocks need their provider as resources do.
+	actions := make([]*config.Action, 0, len(m.Actions))
+	for _, a := range m.Actions {
+		actions = append(actions, a)
+	}
+	slices.SortFunc(actions, func(a, b *config.Action) int { return compareRanges(a.DeclRange, b.DeclRange) })
+	for _, a := range actions {
+		c.add(mod, a.Provider, Source{Kind: FromAction, Name: a.Key(), Range: a.DeclRange})
+	}
 }
 
 func (c *collector) imports(m *config.Module, mod *Module) {

@@ -41,13 +41,16 @@ func Load(dir string, opts Options) (*Result, hcl.Diagnostics) {
 	// them keeps a large tree's memory at about the size of its
 	// declarations (config.WithoutResourceConfig).
 	opts.Config = append(opts.Config[:len(opts.Config):len(opts.Config)], config.WithoutResourceConfig())
+	// The root module's variable values are read as terraform reads them
+	// while it loads the configuration (the Terraform flavour only).
+	rootOpts := append(opts.Config[:len(opts.Config):len(opts.Config)], config.WithRootVariableValues())
 	var tree *config.Tree
 	var rootDiags, buildDiags hcl.Diagnostics
 	if opts.LocalModulesFromDisk {
 		w := config.LocalFromDisk(config.NewManifestWalker(nil, dir, opts.Config...), opts.Config...)
-		tree, rootDiags, buildDiags = config.LoadTreeWith(dir, w, opts.Config...)
+		tree, rootDiags, buildDiags = config.LoadTreeWith(dir, w, rootOpts...)
 	} else {
-		tree, rootDiags, buildDiags = config.LoadTree(dir, opts.Config...)
+		tree, rootDiags, buildDiags = config.LoadTree(dir, rootOpts...)
 	}
 	diags := append(hcl.Diagnostics{}, rootDiags...)
 	diags = append(diags, buildDiags...)

@@ -3,6 +3,7 @@ package requirements
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 func loadMap(t *testing.T, files map[string]string, opts Options) (*Result, hcl.Diagnostics) {
@@ -243,5 +245,102 @@ func TestLoadModuleNotInstalledIsError(t *testing.T) {
 				t.Errorf("aws required = %v, want %v", hasAWS, tt.wantAWS)
 			}
 		})
+	}
+}
+
+// TestTerraformActionProviders checks that Terraform's action blocks need
+// their provider as resources do: the one their provider argument names
+// (resolved through required_providers), else the one their type implies;
+// the OpenTofu flavour knows no action blocks.
+func TestTerraformActionProviders(t *testing.T) {
+	files := map[string]string{
+		"main.tf": `
+terraform {
+  required_providers {
+    acme = { source = "acme/acme" }
+  }
+}
+action "aws_lambda_invoke" "a" {}
+action "anything" "b" {
+  provider = acme.west
+}
+`,
+		"main_override.tf": `
+action "aws_lambda_invoke" "a" {
+  provider = google
+}
+`,
+	}
+	res, diags := loadMap(t, files, Options{Config: []config.Option{config.WithFlavour(flavour.Terraform)}})
+	if diags.HasErrors() {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	want := map[string]string{
+		"registry.terraform.io/acme/acme":        "",
+		"registry.terraform.io/hashicorp/google": "",
+	}
+	if diff := cmp.Diff(want, constraintStrings(res.Providers)); diff != "" {
+		t.Errorf("providers mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestTerraformRootVariableValues checks that in the Terraform flavour the
+// root module's variable values are read as terraform reads them before it
+// builds the configuration: warnings for values of undeclared variables
+// from variables files (two, then one summary), an error for one from -var,
+// nothing for the environment, and an error, which stops the loading of
+// child modules, for a const variable without a value. The OpenTofu
+// flavour reports none of them.
+func TestTerraformRootVariableValues(t *testing.T) {
+	files := map[string]string{
+		"main.tf": `
+variable "declared" {}
+variable "c" {
+  const = true
+}
+module "m" {
+  source = "./m"
+}
+`,
+		"terraform.tfvars":     "declared = 1\nundeclared_a = 1\n",
+		"extra.auto.tfvars":    "undeclared_b = 2\nundeclared_c = 3\nundeclared_d = 4\n",
+		"m/main.tf":            "",
+		"named.tfvars":         "undeclared_e = 5\n",
+		"withvars.auto.tfvars": "",
+	}
+	fsys := fstest.MapFS{}
+	for name, src := range files {
+		fsys[name] = &fstest.MapFile{Data: []byte(src)}
+	}
+	iv, diags := config.CollectInputValues(config.VarSources{
+		FS: config.FS(fsys), Dir: ".", Environ: []string{"TF_VAR_from_env=x"},
+		Options: []config.VarOption{{Value: "from_cli=1"}},
+	})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	summaries := func(f flavour.Flavour) []string {
+		_, diags := loadMap(t, files, Options{Config: []config.Option{config.WithFlavour(f), config.WithInputValues(iv)}})
+		var got []string
+		for _, d := range diags {
+			got = append(got, d.Summary+": "+d.Detail)
+		}
+		return got
+	}
+	const fileDetail = "The root module does not declare a variable named %q but a value was found in file %q. If you meant to use this value, add a \"variable\" block to the configuration.\n\nTo silence these warnings, use TF_VAR_... environment variables to provide certain \"global\" settings to all configurations in your organization. To reduce the verbosity of these warnings, use the -compact-warnings option."
+	want := []string{
+		`Value for undeclared variable: A variable named "from_cli" was assigned on the command line, but the root module does not declare a variable of that name. To use this value, add a "variable" block to the configuration.`,
+		"Value for undeclared variable: " + fmt.Sprintf(fileDetail, "undeclared_a", "terraform.tfvars"),
+		"Value for undeclared variable: " + fmt.Sprintf(fileDetail, "undeclared_b", "extra.auto.tfvars"),
+		"Values for undeclared variables: In addition to the other similar warnings shown, 2 other variable(s) defined without being declared.",
+		`No value for required variable: The root module input variable "c" is not set, and has no default value. Use a -var or -var-file command line argument to provide a value for this variable.`,
+	}
+	if diff := cmp.Diff(want, summaries(flavour.Terraform)); diff != "" {
+		t.Errorf("Terraform flavour (-want +got):\n%s", diff)
+	}
+	for _, d := range summaries(flavour.OpenTofu) {
+		if strings.Contains(d, "undeclared") {
+			t.Errorf("OpenTofu flavour: %s", d)
+		}
 	}
 }

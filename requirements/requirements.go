@@ -78,8 +78,10 @@ const (
 	FromRequiredProviders SourceKind = "required_providers"
 	FromProviderBlock     SourceKind = "provider"
 	FromResource          SourceKind = "resource"
-	FromImport            SourceKind = "import"
-	FromState             SourceKind = "state"
+	// FromAction is a Terraform action block (action.TYPE.NAME).
+	FromAction SourceKind = "action"
+	FromImport SourceKind = "import"
+	FromState  SourceKind = "state"
 	// FromTestFile is a provider block in one of the root module's test files.
 	FromTestFile SourceKind = "test file"
 )

@@ -90,7 +90,8 @@ func runProviders(m *Meta, args []string) int {
 		opts.statePath = defaultStatePath(m)
 	}
 
-	if diags := noConfigurationFiles(m); diags != nil {
+	if diags := noConfigurationFiles(m); diags != nil && !(m.Flavour == flavour.Terraform && hasTestFiles(opts.testsDir)) {
+		// terraform providers counts test files as configuration.
 		return printProvidersErrors(m, vars, diags, opts.json, cliDiags)
 	}
 	varOpts, varDiags := vars.configOptions(m)
@@ -504,4 +505,11 @@ func printProvidersErrors(m *Meta, v *varFlags, diags hcl.Diagnostics, asJSON bo
 	p.extraNewline = true
 	p.Print(diags)
 	return 1
+}
+
+// hasTestFiles reports whether the working directory or its tests
+// directory holds Terraform test files.
+func hasTestFiles(testsDir string) bool {
+	files, diags := config.DiscoverFiles(config.OSFileSystem{}, ".", testsDir, flavour.Terraform)
+	return !diags.HasErrors() && len(files.Tests) > 0
 }
