@@ -26,6 +26,7 @@ var allowed = map[string][]string{
 	"hashes":                    {},
 	"config":                    {"flavour", "addrs", "versions", "moduleaddr", "internal/modules/manifest", "internal/nesting"},
 	"lockfile":                  {"flavour", "addrs", "versions", "hashes", "internal/nesting"},
+	"backend":                   {"flavour", "config"},
 	"requirements":              {"flavour", "addrs", "versions", "config", "internal/modules/manifest"},
 	"internal/cliconfig":        {"flavour", "addrs", "internal/nesting"},
 	"internal/nesting":          {},
