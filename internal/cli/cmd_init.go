@@ -146,6 +146,12 @@ type initRun struct {
 	// rootForBackend is the root module as read for -backend-config's
 	// checks (loaded once, when that flag is given).
 	rootForBackend *rootOnce
+	// backend is what the backend section left (nil until it ran);
+	// statePath the state file of the local backend's selected
+	// workspace, remoteState the remote one read with -backend-check.
+	backend     *backendPhase
+	statePath   string
+	remoteState []byte
 }
 
 func (r *initRun) newView() initView {
@@ -210,16 +216,14 @@ func (r *initRun) run(ctx context.Context) int {
 	if stop {
 		return 1
 	}
-	backendDiags := r.backendConfigDiags()
+	backendDiags := r.backendSectionDiags()
 	if backendDiags.HasErrors() {
 		r.afterBackendTerraform()
 		r.view.Diagnostics(append(moduleWarnings, backendDiags...))
 		return 1
 	}
-	statePath := r.opts.statePath
-	if statePath == "" {
-		statePath = defaultStatePath(m)
-	}
+	statePath, cleanup := r.requirementsStatePath()
+	defer cleanup()
 	reqs, loadDiags := loadRequirements(m, r.opts.testsDir, statePath, varOpts...)
 	diags = withRootWarningsAgain(m, r.opts.testsDir, append(diags, loadDiags...))
 	diags = append(append(moduleWarnings, backendDiags...), diags...)

@@ -21,7 +21,10 @@ type backendFlags struct {
 	reconfigure, migrateState, forceCopy, ignoreRemote bool
 	lock                                               bool
 	lockTimeout                                        time.Duration
-	cloud                                              bool
+	// backendCheck is tfdeps' -backend-check: contact the backend as
+	// the reference tool does (init_backend_check.go).
+	backendCheck bool
+	cloud        bool
 	// backendSet and cloudSet report -backend and -cloud on the command
 	// line: they are aliases, and only one may be given.
 	backendSet, cloudSet bool
@@ -47,6 +50,7 @@ func (b *backendFlags) register(fs *flag.FlagSet, f flavour.Flavour) {
 	fs.BoolVar(&b.lock, "lock", true, "")
 	fs.DurationVar(&b.lockTimeout, "lock-timeout", 0, "")
 	fs.BoolVar(&b.cloud, "cloud", true, "")
+	fs.BoolVar(&b.backendCheck, "backend-check", false, "")
 	b.jsonInto.register(f, fs)
 	if f == flavour.Terraform {
 		fs.Var((*stringList)(&b.targets), "target", "")

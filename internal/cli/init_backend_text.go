@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"encoding/json"
+
+	"github.com/tfdeps/tfdeps/flavour"
+)
+
+// Texts of init's backend section, in OpenTofu's words (the Terraform
+// flavour rewords them; the views add the final newline). The JSON
+// forms are what the machine-readable output logs.
+const (
+	backendConfiguredText = "[reset][green]\nSuccessfully configured the backend %q! OpenTofu will automatically\n" +
+		"use this backend unless the backend configuration changes."
+	backendConfiguredJSON = "Successfully configured the backend %q! OpenTofu will automatically use this backend unless the backend configuration changes"
+
+	errBackendWriteSaved = "\nError saving the backend configuration: %v\n\n" +
+		"OpenTofu saves the complete backend configuration in a local file for\n" +
+		"configuring the backend on future operations. This cannot be disabled. Errors\n" +
+		"are usually due to simple file permission errors. Please look at the error\n" +
+		"above, resolve it, and try again."
+
+	errBackendSavedUnknown = "The backend %q could not be found.\n\n" +
+		"This is the backend that this OpenTofu environment is configured to use\n" +
+		"both in your configuration and saved locally as your last-used backend.\n" +
+		"If it isn't found, it could mean an alternate version of OpenTofu was\n" +
+		"used with this configuration. Please use the proper version of OpenTofu that\n" +
+		"contains support for this backend.\n\n" +
+		"If you'd like to force remove this backend, you must update your configuration\n" +
+		"to not use the backend and run \"tofu init\" (or any other command) again."
+)
+
+// cloudChangedText is the line init prints before it records a cloud
+// block's new settings.
+func cloudChangedText(f flavour.Flavour) string {
+	if f == flavour.Terraform {
+		return "HCP Terraform configuration has changed."
+	}
+	return "Cloud backend configuration has changed."
+}
+
+func cloudChangedJSON(f flavour.Flavour) string {
+	if f == flavour.Terraform {
+		return "HCP Terraform configuration has changed."
+	}
+	return "Cloud backend configuration has changed"
+}
+
+// stateJSONHasContent reports whether a state file (JSON) holds any
+// resource or output, what makes a state non-empty for the tools.
+// Content that is not a state counts as non-empty: the tools would stop
+// on it.
+func stateJSONHasContent(b []byte) bool {
+	var st struct {
+		Resources []json.RawMessage            `json:"resources"`
+		Outputs   map[string]json.RawMessage   `json:"outputs"`
+		Modules   []map[string]json.RawMessage `json:"modules"`
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		return true
+	}
+	if len(st.Resources) > 0 || len(st.Outputs) > 0 {
+		return true
+	}
+	for _, m := range st.Modules {
+		for _, k := range []string{"resources", "outputs"} {
+			if v, ok := m[k]; ok && len(v) > 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
