@@ -133,7 +133,7 @@ func noMigrationDiag(p product, s backendSituation, from, to string) *hcl.Diagno
 		command = p.cmd + " init"
 	}
 	return errorDiag("State migration is not supported by tfdeps",
-		fmt.Sprintf("Moving from the %q backend to the %q backend may require copying existing state, which tfdeps does not do. Run %q to migrate the state, or \"tfdeps init -reconfigure\" to use the new configuration without migrating any state. Nothing has been changed.", from, to, command))
+		fmt.Sprintf("Using the new backend configuration may require copying the existing state from the previous backend (%q) to the new one (%q), which tfdeps does not do. To migrate the state, run \"%s\". To use the new configuration without migrating any state, run \"tfdeps init -reconfigure\". Nothing has been changed.", from, to, command))
 }
 
 // cloudOptionDiags are the errors for -reconfigure and -migrate-state

@@ -200,8 +200,14 @@ func (r *initRun) backendFail(diags ...*hcl.Diagnostic) {
 	r.backend.active = nil
 }
 
-// backendText prints one of the section's messages.
+// backendText prints one of the section's messages: OpenTofu's JSON
+// output logs machine, its own wording of the text; Terraform's logs the
+// human text as an init_output message with its code.
 func (r *initRun) backendText(kind, human, machine string) {
+	if r.m.Flavour == flavour.Terraform {
+		r.view.Message(kind, human, false)
+		return
+	}
 	r.view.Text("info", kind, human, machine)
 }
 

@@ -27,6 +27,9 @@ var terraformJSONOutputs = map[string]string{
 	"init_success":    "output_init_success_message",
 	"init_next_steps": "output_init_success_cli_message",
 	"init_empty":      "output_init_empty_message",
+
+	"backend_configured":    "backend_configured_success",
+	"backend_cloud_changed": "backend_cloud_change_in_place",
 }
 
 // terraformProgress rewrites the human progress lines into Terraform's
