@@ -112,7 +112,14 @@ func (r *initRun) initBackend(root *config.Module) (stop bool) {
 		situation.config, situation.hash = settings.Type, settings.Hash
 		situation.sameConfig = settings.SameConfig(saved)
 		if saved == nil || r.opts.reconfigure {
-			situation.localStates = defaultLocalStatesExist()
+			var target *localPaths
+			if settings.Type == "local" {
+				if rec, err := settings.Saved(); err == nil {
+					p := localPathsOf(r.m, rec)
+					target = &p
+				}
+			}
+			situation.localStates = defaultLocalStatesExist(target)
 		}
 	}
 	if saved != nil {
@@ -422,16 +429,21 @@ func (r *initRun) openWorkspace() bool {
 }
 
 // defaultLocalStatesExist reports whether a workspace of the default
-// local backend holds a non-empty state: configuring a backend then
-// means copying it.
-func defaultLocalStatesExist() bool {
+// local backend holds a non-empty state that configuring a backend would
+// copy: target, when the new backend is local, keeps the states at the
+// same paths (nothing to copy there).
+func defaultLocalStatesExist(target *localPaths) bool {
 	p := localPaths{statePath: "terraform.tfstate", workspaceDir: "terraform.tfstate.d"}
 	list, err := localWorkspaces(p)
 	if err != nil {
 		return true
 	}
 	for _, ws := range list {
-		if stateFileHasContent(p.statePathOf(ws)) {
+		path := p.statePathOf(ws)
+		if target != nil && filepath.Clean(target.statePathOf(ws)) == filepath.Clean(path) {
+			continue
+		}
+		if stateFileHasContent(path) {
 			return true
 		}
 	}
