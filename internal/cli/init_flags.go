@@ -12,10 +12,11 @@ import (
 
 // backendFlags are init's options about the backend and its state, which
 // tfdeps accepts so that "tofu init" (or "terraform init") command lines
-// work unchanged. tfdeps does not initialise backends: these flags are
-// validated as the reference validates them, -backend-config is read
-// (backendConfigDiags) and otherwise they have no effect. (-json-into,
-// OpenTofu's, is here too: it is parsed and checked with them.)
+// work unchanged: validated as the reference validates them, and used by
+// init's backend section (init_backend_run.go) as the reference uses them,
+// except that tfdeps never migrates state and ignores the locking flags.
+// (-json-into, OpenTofu's, is here too: it is parsed and checked with
+// them.)
 type backendFlags struct {
 	configs                                            []string // -backend-config, in order
 	reconfigure, migrateState, forceCopy, ignoreRemote bool
