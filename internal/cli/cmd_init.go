@@ -341,6 +341,10 @@ func (r *initRun) install(ctx context.Context, in *installer.Installer, want ins
 func (r *initRun) finish(diags hcl.Diagnostics) {
 	r.view.Message("blank", "", false)
 	r.view.Diagnostics(diags)
+	if r.cloudInEffect() {
+		r.cloudSuccess()
+		return
+	}
 	r.view.Message("init_success", initSuccessText, false)
 	if r.m.Getenv("TF_IN_AUTOMATION") == "" {
 		r.view.Message("init_next_steps", initNextStepsText, false)

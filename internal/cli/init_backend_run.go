@@ -57,7 +57,7 @@ func (r *initRun) initBackend(root *config.Module) (stop bool) {
 		r.backend.diags = d
 	}
 	block := backend.BlockOf(root)
-	if block != nil && !block.Cloud && schemaUnknown(r.m.Flavour, block.Type) {
+	if block != nil && (block.Cloud || schemaUnknown(r.m.Flavour, block.Type)) {
 		if _, ok := backend.Lookup(r.m.Flavour, block.Type); !ok {
 			// Not configured by tfdeps (yet): only the files are checked.
 			keep := func(*hcl.File, string) {}

@@ -71,3 +71,35 @@ func stateJSONHasContent(b []byte) bool {
 	}
 	return false
 }
+
+// cloudInEffect reports a cloud block as the backend in effect after the
+// backend section: init's final texts are then the cloud's.
+func (r *initRun) cloudInEffect() bool {
+	return r.backend != nil && r.backend.active != nil && r.backend.active.Type == "cloud"
+}
+
+// cloudSuccess prints init's final texts for a cloud block.
+func (r *initRun) cloudSuccess() {
+	success, next := initSuccessCloudText, initNextStepsCloudText
+	if r.m.Flavour == flavour.Terraform {
+		success, next = initSuccessCloudTextTerraform, initNextStepsCloudTextTerraform
+	}
+	r.view.Message("init_success_cloud", success, false)
+	if r.m.Getenv("TF_IN_AUTOMATION") == "" {
+		r.view.Message("init_next_steps_cloud", next, false)
+	}
+}
+
+// Init's final texts with a cloud block.
+const (
+	initSuccessCloudText   = "[reset][bold][green]Cloud backend has been successfully initialized![reset][green]"
+	initNextStepsCloudText = "[reset][green]\nYou may now begin working with cloud backend. Try running \"tofu plan\" to\n" +
+		"see any changes that are required for your infrastructure.\n\n" +
+		"If you ever set or change modules or OpenTofu Settings, run \"tofu init\"\n" +
+		"again to reinitialize your working directory."
+	initSuccessCloudTextTerraform   = "[reset][bold][green]HCP Terraform has been successfully initialized![reset][green]"
+	initNextStepsCloudTextTerraform = "[reset][green]\nYou may now begin working with HCP Terraform. Try running \"terraform plan\" to\n" +
+		"see any changes that are required for your infrastructure.\n\n" +
+		"If you ever set or change modules or Terraform Settings, run \"terraform init\"\n" +
+		"again to reinitialize your working directory."
+)

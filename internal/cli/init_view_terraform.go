@@ -28,6 +28,8 @@ var terraformJSONOutputs = map[string]string{
 	"init_next_steps": "output_init_success_cli_message",
 	"init_empty":      "output_init_empty_message",
 
+	"init_success_cloud":    "output_init_success_cloud_message",
+	"init_next_steps_cloud": "output_init_success_cli_cloud_message",
 	"backend_configured":    "backend_configured_success",
 	"backend_cloud_changed": "backend_cloud_change_in_place",
 }
