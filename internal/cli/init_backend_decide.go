@@ -26,6 +26,14 @@ const (
 	// backendCloudUpdate: a cloud block whose settings changed: the
 	// record is rewritten after "Cloud backend configuration has changed."
 	backendCloudUpdate
+	// backendMigrateEmpty: the backend changed with -migrate-state, and
+	// the previous backend's state is known to be empty: nothing to
+	// copy; the new backend is recorded after the tool's notice.
+	backendMigrateEmpty
+	// backendUnset: the block was removed with -migrate-state and the
+	// previous backend's state is known to be empty: the record loses
+	// its backend.
+	backendUnset
 	// backendRefused: init stops with diags (the reference tool's errors,
 	// or tfdeps' own where the tool would migrate state).
 	backendRefused
@@ -49,7 +57,11 @@ type backendSituation struct {
 	overrides bool
 	// localStates is set when a workspace of the default local backend
 	// has a non-empty state (which configuring a backend would copy).
-	localStates                          bool
+	localStates bool
+	// sourceEmpty is set when the recorded backend's state is known to
+	// be empty (a single workspace, nothing in it): migrating it copies
+	// nothing.
+	sourceEmpty                          bool
 	reconfigure, migrateState, forceCopy bool
 }
 
@@ -74,6 +86,9 @@ func decideBackend(s backendSituation, p product) (backendAction, hcl.Diagnostic
 		}
 		if d := cloudOptionDiags(p, s, saved == "cloud", true); d != nil {
 			return backendRefused, d
+		}
+		if saved != "cloud" && s.sourceEmpty {
+			return backendUnset, nil
 		}
 		return backendRefused, hcl.Diagnostics{noMigrationDiag(p, s, saved, "local")}
 	case saved == "":
@@ -104,6 +119,8 @@ func decideBackend(s backendSituation, p product) (backendAction, hcl.Diagnostic
 		return backendRefused, hcl.Diagnostics{noMigrationDiag(p, s, saved, c)}
 	case !s.migrateState:
 		return backendRefused, hcl.Diagnostics{migrateOrReconfigureDiag(p)}
+	case s.sourceEmpty:
+		return backendMigrateEmpty, nil
 	}
 	return backendRefused, hcl.Diagnostics{noMigrationDiag(p, s, saved, c)}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -124,6 +125,9 @@ func (r *initRun) initBackend(root *config.Module) (stop bool) {
 	}
 	if saved != nil {
 		situation.saved, situation.savedHash = saved.Type, saved.Hash
+		if r.opts.migrateState || r.opts.forceCopy {
+			situation.sourceEmpty = r.savedStateEmpty(saved)
+		}
 	}
 	action, diags := decideBackend(situation, productOf(r.m.Flavour))
 	if diags.HasErrors() {
@@ -151,14 +155,27 @@ func (r *initRun) initBackend(root *config.Module) (stop bool) {
 			r.backendFail(d)
 			return false
 		}
-	case backendConfigure, backendCloudUpdate:
+	case backendUnset:
+		r.backendText("backend_unconfiguring", fmt.Sprintf(backendUnconfiguringText, saved.Type), fmt.Sprintf(backendUnconfiguringJSON, saved.Type))
+		if err := r.writeBackendState(st, nil); err != nil {
+			r.backendFail(errorDiag(fmt.Sprintf(errBackendClearSaved, err), ""))
+			return false
+		}
+		r.backend.active = nil
+		r.backendText("backend_unset", fmt.Sprintf(backendUnsetText, saved.Type), fmt.Sprintf(backendUnsetJSON, saved.Type))
+	case backendConfigure, backendCloudUpdate, backendMigrateEmpty:
 		rec, err := settings.Saved()
 		if err != nil {
 			r.backendFail(errorDiag("Can't serialize backend configuration as JSON: "+err.Error(), ""))
 			return false
 		}
-		if action == backendCloudUpdate {
+		switch {
+		case action == backendCloudUpdate:
 			r.backendText("backend_cloud_changed", cloudChangedText(r.m.Flavour), cloudChangedJSON(r.m.Flavour))
+		case action == backendMigrateEmpty && saved.Type != rec.Type:
+			r.backendText("backend_type_changed", typeChangedText(r.m.Flavour, saved.Type, rec.Type), fmt.Sprintf(backendTypeChangedJSON, saved.Type, rec.Type))
+		case action == backendMigrateEmpty:
+			r.backendText("backend_reconfigured", reconfiguredText(r.m.Flavour), reconfiguredJSON(r.m.Flavour))
 		}
 		if d := r.backendCheck(rec); d.HasErrors() {
 			r.backendFail(d...)
@@ -178,6 +195,31 @@ func (r *initRun) initBackend(root *config.Module) (stop bool) {
 		}
 	}
 	return r.openWorkspace()
+}
+
+// savedStateEmpty reports whether the recorded backend's state is known
+// to be empty, so that migrating it copies nothing: a local backend with
+// the default workspace only and no resource or output in it; with
+// -backend-check, an http backend whose state is absent or empty. Other
+// backends' states are unknown (not empty).
+func (r *initRun) savedStateEmpty(saved *backend.SavedBackend) bool {
+	switch saved.Type {
+	case "local":
+		p := localPathsOf(r.m, saved)
+		list, err := localWorkspaces(p)
+		return err == nil && len(list) == 1 && !stateFileHasContent(p.statePath)
+	case "http":
+		if !r.opts.backendCheck {
+			return false
+		}
+		hs, err := r.httpSettings(saved)
+		if err != nil {
+			return false
+		}
+		body, err := hs.get(context.Background())
+		return err == nil && (body == nil || !stateJSONHasContent(body))
+	}
+	return false
 }
 
 // backendFromSaved is the backend section with -backend=false: nothing is
@@ -222,7 +264,7 @@ func (r *initRun) backendText(kind, human, machine string) {
 // st held.
 func (r *initRun) writeBackendState(st *backend.State, rec *backend.SavedBackend) error {
 	out := &backend.State{Backend: rec}
-	if st != nil {
+	if st != nil && (rec != nil || st.StateStore != nil) {
 		c := *st
 		c.Backend = rec
 		out = &c

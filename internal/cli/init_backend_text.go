@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/tfdeps/tfdeps/flavour"
 )
@@ -13,6 +14,18 @@ const (
 	backendConfiguredText = "[reset][green]\nSuccessfully configured the backend %q! OpenTofu will automatically\n" +
 		"use this backend unless the backend configuration changes."
 	backendConfiguredJSON = "Successfully configured the backend %q! OpenTofu will automatically use this backend unless the backend configuration changes"
+
+	backendUnconfiguringText = "OpenTofu has detected you're unconfiguring your previously set %q backend."
+	backendUnconfiguringJSON = "OpenTofu has detected you're unconfiguring your previously set %q backend"
+	backendUnsetText         = "[reset][green]\n\nSuccessfully unset the backend %q. OpenTofu will now operate locally."
+	backendUnsetJSON         = "Successfully unset the backend %q. OpenTofu will now operate locally"
+	backendTypeChangedJSON   = "OpenTofu detected that the backend type changed from %q to %q."
+
+	errBackendClearSaved = "\nError clearing the backend configuration: %v\n\n" +
+		"OpenTofu removes the saved backend configuration when you're removing a\n" +
+		"configured backend. This must be done so future OpenTofu runs know to not\n" +
+		"use the backend configuration. Please look at the error above, resolve it,\n" +
+		"and try again."
 
 	errBackendWriteSaved = "\nError saving the backend configuration: %v\n\n" +
 		"OpenTofu saves the complete backend configuration in a local file for\n" +
@@ -29,6 +42,31 @@ const (
 		"If you'd like to force remove this backend, you must update your configuration\n" +
 		"to not use the backend and run \"tofu init\" (or any other command) again."
 )
+
+// typeChangedText is the notice before a backend of another type is
+// recorded with -migrate-state (OpenTofu opens it with an empty line,
+// Terraform does not).
+func typeChangedText(f flavour.Flavour, from, to string) string {
+	if f == flavour.Terraform {
+		return fmt.Sprintf("[reset]OpenTofu detected that the backend type changed from %q to %q.", from, to)
+	}
+	return fmt.Sprintf("[reset]\nOpenTofu detected that the backend type changed from %q to %q.", from, to)
+}
+
+// reconfiguredText is the notice before a backend's new settings are
+// recorded with -migrate-state.
+func reconfiguredText(f flavour.Flavour) string {
+	return "[reset][bold]Backend configuration changed![reset]\n\n" +
+		"OpenTofu has detected that the configuration specified for the backend\n" +
+		"has changed. OpenTofu will now check for existing state in the backends."
+}
+
+func reconfiguredJSON(f flavour.Flavour) string {
+	if f == flavour.Terraform {
+		return reconfiguredText(f)
+	}
+	return "Backend configuration changed! OpenTofu has detected that the configuration specified for the backend has changed. OpenTofu will now check for existing state in the backends"
+}
 
 // cloudChangedText is the line init prints before it records a cloud
 // block's new settings.

@@ -31,6 +31,10 @@ var terraformJSONOutputs = map[string]string{
 	"init_success_cloud":    "output_init_success_cloud_message",
 	"init_next_steps_cloud": "output_init_success_cli_cloud_message",
 	"backend_configured":    "backend_configured_success",
+	"backend_unconfiguring": "backend_migrate_local",
+	"backend_unset":         "backend_configured_unset",
+	"backend_type_changed":  "backend_migrate_type_change",
+	"backend_reconfigured":  "backend_reconfigure",
 	"backend_cloud_changed": "backend_cloud_change_in_place",
 }
 
