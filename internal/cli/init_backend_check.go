@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -40,11 +43,61 @@ func (r *initRun) backendCheck(rec *backend.SavedBackend) hcl.Diagnostics {
 	if rec.Type != "http" {
 		return nil
 	}
+	if d := r.httpAddressInput(rec); d != nil {
+		return hcl.Diagnostics{d}
+	}
 	_, err := r.httpSettings(rec)
 	if err != nil {
 		return hcl.Diagnostics{errorDiag(err.Error(), "")}
 	}
 	return nil
+}
+
+// httpAddressInput handles an http backend configured without an
+// address (none in the block, -backend-config or TF_HTTP_ADDRESS): as
+// tofu init, it asks for one when input is enabled, recording the answer
+// with the settings; otherwise the backend's error.
+func (r *initRun) httpAddressInput(rec *backend.SavedBackend) *hcl.Diagnostic {
+	if r.m.Getenv("TF_HTTP_ADDRESS") != "" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(rec.Config))
+	dec.UseNumber()
+	var cfg map[string]any
+	if err := dec.Decode(&cfg); err != nil || cfg == nil {
+		return nil
+	}
+	if a, ok := cfg["address"]; ok && a != nil {
+		return nil
+	}
+	required := errorDiag(`"address": required field is not set`, "")
+	if r.opts.json || !inputEnabled(r.m, r.opts.input) {
+		return required
+	}
+	answer, ok := r.m.promptBackendArgument("address", "The address of the REST endpoint")
+	if !ok {
+		return errorDiag(`Error asking for input to configure backend "http": address: input canceled`, "")
+	}
+	cfg["address"] = answer
+	out, err := json.Marshal(cfg)
+	if err != nil {
+		return required
+	}
+	rec.Config = out
+	return nil
+}
+
+// promptBackendArgument asks for a backend argument on standard input,
+// as tofu init asks for a required one left unset.
+func (m *Meta) promptBackendArgument(name, description string) (string, bool) {
+	text := fmt.Sprintf("[reset][bold]%s[reset]\n  %s\n\n  [bold]Enter a value:[reset] ", name, description)
+	fmt.Fprint(m.Stdout, colorize(text, m.Color))
+	line, err := bufio.NewReader(m.Stdin).ReadString('\n')
+	if err != nil && line == "" {
+		return "", false
+	}
+	fmt.Fprint(m.Stdout, "\n")
+	return strings.TrimRight(line, "\r\n"), true
 }
 
 // remoteSelectWorkspace checks the selected workspace against a remote
