@@ -100,13 +100,6 @@ func (m *Meta) promptBackendArgument(name, description string) (string, bool) {
 	return strings.TrimRight(line, "\r\n"), true
 }
 
-// remoteSelectWorkspace checks the selected workspace against a remote
-// backend's list: the http backend has no workspaces (nothing to
-// check); tfdeps lists no other backend's.
-func (r *initRun) remoteSelectWorkspace(rec *backend.SavedBackend) *hcl.Diagnostic {
-	return nil
-}
-
 // openRemoteState opens workspace ws of a remote backend, as init does
 // to read the providers its state records: the http backend has only
 // the default workspace; with -backend-check its state is read (kept in

@@ -125,11 +125,11 @@ func decideBackend(s backendSituation, p product) (backendAction, hcl.Diagnostic
 	return backendRefused, hcl.Diagnostics{noMigrationDiag(p, s, saved, c)}
 }
 
-// product is how the flavour names itself and its command in the
-// backend's messages.
+// product is how the flavour names its command ("tofu" or "terraform")
+// in the backend's messages, and whether it is Terraform (whose cloud is
+// "HCP Terraform").
 type product struct {
-	// name is "OpenTofu" or "Terraform"; cmd "tofu" or "terraform".
-	name, cmd string
+	cmd       string
 	terraform bool
 }
 

@@ -51,11 +51,10 @@ func (r *initRun) initBackend(root *config.Module) (stop bool) {
 		return r.backendFromSaved()
 	}
 	r.backendHeaderEvent()
-	if d := r.backendConfigDiags(); d.HasErrors() {
-		r.backend.diags, r.backend.failed = d, true
+	r.backend.diags = r.backendConfigDiags()
+	if r.backend.diags.HasErrors() {
+		r.backend.failed = true
 		return false
-	} else {
-		r.backend.diags = d
 	}
 	block := backend.BlockOf(root)
 	if block != nil && (block.Cloud || schemaUnknown(r.m.Flavour, block.Type)) {
@@ -378,11 +377,11 @@ func (p localPaths) statePathOf(ws string) string {
 // the selected workspace exists in it: for a local backend, when it does
 // not and the backend has one workspace only, that one is selected
 // (written to the environment file); with several, the choice is the
-// user's (an error with -input=false; tfdeps does not ask). Remote
-// backends' workspaces are listed only with -backend-check.
+// user's (an error: tfdeps does not ask). tfdeps lists no remote
+// backend's workspaces (the http backend has none to check).
 func (r *initRun) selectWorkspace(rec *backend.SavedBackend) *hcl.Diagnostic {
 	if rec.Type != "local" {
-		return r.remoteSelectWorkspace(rec)
+		return nil
 	}
 	ws, overridden := selectedWorkspace(r.m)
 	list, err := localWorkspaces(localPathsOf(r.m, rec))
@@ -508,7 +507,7 @@ func stateFileHasContent(path string) bool {
 // productOf names the flavour in the backend's messages.
 func productOf(f flavour.Flavour) product {
 	if f == flavour.Terraform {
-		return product{name: "Terraform", cmd: "terraform", terraform: true}
+		return product{cmd: "terraform", terraform: true}
 	}
-	return product{name: "OpenTofu", cmd: "tofu"}
+	return product{cmd: "tofu"}
 }
