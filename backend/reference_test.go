@@ -58,8 +58,11 @@ func TestReferenceState(t *testing.T) {
 }
 
 // caseFitsFlavour reports whether the flavour builds in the case's
-// backend type.
+// backend type, and is among those its file "flavours" lists, if any.
 func caseFitsFlavour(t *testing.T, c goldenCase, f flavour.Flavour) bool {
+	if src, err := os.ReadFile(filepath.Join(c.dir, "flavours")); err == nil && !strings.Contains(string(src), f.String()) {
+		return false
+	}
 	m, diags := config.LoadDir(copyCase(t, c.dir, goldenEndpoint), config.WithFlavour(f), config.WithoutResourceConfig())
 	if diags.HasErrors() {
 		return false
