@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -232,8 +233,13 @@ func TestReadStateAbsentOrBad(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, StateFileName), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ReadState(dir); err == nil || !strings.Contains(err.Error(), StateFileName) {
+		_, err := ReadState(dir)
+		if err == nil || !strings.Contains(err.Error(), StateFileName) {
 			t.Errorf("%s: error %v, want one naming the file", name, err)
+		}
+		var verr *VersionError
+		if got, want := errors.As(err, &verr), name == "version 4"; got != want || (got && verr.Version != 4) {
+			t.Errorf("%s: error %v: VersionError %v, want %v", name, err, got, want)
 		}
 	}
 }
