@@ -243,3 +243,28 @@ func TestReadStateAbsentOrBad(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalContext checks that a block whose values come from variables
+// saves and hashes the values: OpenTofu writes, for path = var.p with p
+// "state/x.tfstate", the same file as for the literal (the golden file of
+// the local-path case).
+func TestEvalContext(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join(casesDir, "local-path", "opentofu.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{
+		"var": cty.ObjectVal(map[string]cty.Value{"p": cty.StringVal("state/x.tfstate")}),
+	}}
+	s, diags := Configure(flavour.OpenTofu, parseBlock(t, "local", "path = var.p\n"), Options{EvalContext: ctx})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	got, err := (&State{Backend: mustSaved(t, s)}).Encode(flavour.OpenTofu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("(-reference +tfdeps):\n%s", diff)
+	}
+}
