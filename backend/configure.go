@@ -117,17 +117,17 @@ func Configure(f flavour.Flavour, b *Block, o Options) (*Settings, hcl.Diagnosti
 			Detail:   fmt.Sprintf("The `%s` configuration block should contain only concrete and static values. Another diagnostic should contain more information about which part of the configuration is problematic.", f.Command()),
 		})
 	}
-	return &Settings{Type: b.Type, Schema: schema, Config: val, Hash: blockHash(b, spec, o.EvalContext)}, diags
+	return &Settings{Type: b.Type, Schema: schema, Config: val, Hash: blockHash(b, schema, o.EvalContext)}, diags
 }
 
 // blockHash is the hash of the block as written: the type and the
 // decoded body (without the overrides), hashed together as one cty
 // tuple. Decoding problems do not stop it: what decodes is hashed, and
 // a body that decodes to nothing hashes as an unknown object.
-func blockHash(b *Block, spec hcldec.ObjectSpec, ctx *hcl.EvalContext) uint64 {
-	val, _ := hcldec.Decode(b.Body, spec, ctx)
+func blockHash(b *Block, s *Schema, ctx *hcl.EvalContext) uint64 {
+	val, _ := hcldec.Decode(b.Body, s.decoderSpec(), ctx)
 	if val == cty.NilVal {
-		val = cty.UnknownVal(hcldec.ImpliedType(spec))
+		val = cty.UnknownVal(s.ImpliedType())
 	}
 	return uint64(cty.TupleVal([]cty.Value{cty.StringVal(b.Type), val}).Hash())
 }

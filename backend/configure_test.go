@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -232,8 +233,38 @@ func TestReadStateAbsentOrBad(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, StateFileName), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ReadState(dir); err == nil || !strings.Contains(err.Error(), StateFileName) {
+		_, err := ReadState(dir)
+		if err == nil || !strings.Contains(err.Error(), StateFileName) {
 			t.Errorf("%s: error %v, want one naming the file", name, err)
 		}
+		var verr *VersionError
+		if got, want := errors.As(err, &verr), name == "version 4"; got != want || (got && verr.Version != 4) {
+			t.Errorf("%s: error %v: VersionError %v, want %v", name, err, got, want)
+		}
+	}
+}
+
+// TestEvalContext checks that a block whose values come from variables
+// saves and hashes the values: OpenTofu writes, for path = var.p with p
+// "state/x.tfstate", the same file as for the literal (the golden file of
+// the local-path case).
+func TestEvalContext(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join(casesDir, "local-path", "opentofu.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{
+		"var": cty.ObjectVal(map[string]cty.Value{"p": cty.StringVal("state/x.tfstate")}),
+	}}
+	s, diags := Configure(flavour.OpenTofu, parseBlock(t, "local", "path = var.p\n"), Options{EvalContext: ctx})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	got, err := (&State{Backend: mustSaved(t, s)}).Encode(flavour.OpenTofu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("(-reference +tfdeps):\n%s", diff)
 	}
 }

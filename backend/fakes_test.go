@@ -9,11 +9,15 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
 )
 
-// startFake starts the server a case's file "fake" names ("http", or
-// nothing) and returns its URL ("" without one) and the environment the
-// reference binary needs to use it.
+// startFake starts the server a case's file "fake" names ("http"; "s3
+// BUCKET"; "closed", a URL nothing listens on; or nothing) and returns its
+// URL ("" without one) and the environment the reference binary needs to
+// use it.
 func startFake(t *testing.T, c goldenCase) (string, []string) {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join(c.dir, "fake"))
@@ -28,6 +32,19 @@ func startFake(t *testing.T, c goldenCase) (string, []string) {
 	case "http":
 		srv := httptest.NewServer(&fakeHTTPState{})
 		t.Cleanup(srv.Close)
+		return srv.URL, nil
+	case "s3":
+		store := s3mem.New()
+		if err := store.CreateBucket(arg); err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(gofakes3.New(store).Server())
+		t.Cleanup(srv.Close)
+		return srv.URL, []string{"AWS_ACCESS_KEY_ID=fake", "AWS_SECRET_ACCESS_KEY=fake"}
+	case "closed":
+		// A URL nothing listens on: the binary fails to reach it.
+		srv := httptest.NewServer(http.NotFoundHandler())
+		srv.Close()
 		return srv.URL, nil
 	}
 	t.Fatalf("%s: unknown fake %q (%s)", c.name, kind, arg)

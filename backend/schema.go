@@ -23,6 +23,9 @@ type Schema struct {
 
 // Attribute is one argument of a backend's schema.
 type Attribute struct {
+	// Type is the type an argument's value converts to; an object type
+	// may mark attributes optional (arguments whose value is an object
+	// of nested arguments, such as s3's endpoints).
 	Type cty.Type
 	// Required arguments must have a value once -backend-config has been
 	// merged in; the block itself may leave them out.
@@ -123,7 +126,7 @@ func Types(f flavour.Flavour) []string {
 func (s *Schema) ImpliedType() cty.Type {
 	atys := make(map[string]cty.Type, len(s.Attributes)+len(s.Blocks))
 	for name, a := range s.Attributes {
-		atys[name] = a.Type
+		atys[name] = a.Type.WithoutOptionalAttributesDeep()
 	}
 	for name, b := range s.Blocks {
 		atys[name] = b.impliedType()
@@ -197,7 +200,7 @@ func (s *Schema) decoderSpec() hcldec.ObjectSpec {
 func (s *Schema) emptyValue() cty.Value {
 	vals := make(map[string]cty.Value, len(s.Attributes)+len(s.Blocks))
 	for name, a := range s.Attributes {
-		vals[name] = cty.NullVal(a.Type)
+		vals[name] = cty.NullVal(a.Type.WithoutOptionalAttributesDeep())
 	}
 	for name, b := range s.Blocks {
 		ty := b.impliedType()

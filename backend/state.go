@@ -63,6 +63,18 @@ type StateError struct {
 func (e *StateError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
 func (e *StateError) Unwrap() error { return e.Err }
 
+// VersionError is a state file of a format version other than 3. Each
+// product words it its own way: OpenTofu says it does not support the
+// version, Terraform names its version that wrote the file.
+type VersionError struct {
+	Version          int
+	TerraformVersion string
+}
+
+func (e *VersionError) Error() string {
+	return fmt.Sprintf("unsupported backend state version %d", e.Version)
+}
+
 // fileJSON is the file's layout, in the order both products write it.
 type fileJSON struct {
 	Version          int             `json:"version"`
@@ -110,13 +122,14 @@ func ParseState(src []byte) (*State, error) {
 		return nil, nil
 	}
 	var version struct {
-		Version int `json:"version"`
+		Version          int    `json:"version"`
+		TerraformVersion string `json:"terraform_version"`
 	}
 	if err := json.Unmarshal(src, &version); err != nil {
 		return nil, fmt.Errorf("decoding CLI state file version failed: %w", err)
 	}
 	if version.Version != stateVersion {
-		return nil, fmt.Errorf("unsupported backend state version %d", version.Version)
+		return nil, &VersionError{Version: version.Version, TerraformVersion: version.TerraformVersion}
 	}
 	var f fileJSON
 	if err := json.Unmarshal(src, &f); err != nil {
