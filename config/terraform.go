@@ -40,11 +40,13 @@ func (file *File) decodeTerraformBlock(block *hcl.Block) hcl.Diagnostics {
 				DeclRange: inner.DefRange,
 				TypeRange: inner.LabelRanges[0],
 				Syntax:    newSyntaxBlock(inner, emptyShape),
+				Config:    inner.Body,
 			})
 		case "cloud":
 			file.Clouds = append(file.Clouds, &Cloud{
 				DeclRange: inner.DefRange,
 				Syntax:    newSyntaxBlock(inner, emptyShape),
+				Config:    inner.Body,
 			})
 		case "required_providers":
 			rp, rpDiags := decodeRequiredProvidersBlock(inner, file.flavour)

@@ -223,12 +223,17 @@ type Backend struct {
 	DeclRange hcl.Range
 	TypeRange hcl.Range
 	Syntax    *Block
+	// Config is the block's body as parsed, for decoding against the
+	// backend's schema.
+	Config hcl.Body
 }
 
 // Cloud is a terraform { cloud {} } block.
 type Cloud struct {
 	DeclRange hcl.Range
 	Syntax    *Block
+	// Config is the block's body as parsed.
+	Config hcl.Body
 }
 
 // Encryption is a terraform { encryption {} } block.

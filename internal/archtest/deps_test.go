@@ -26,6 +26,7 @@ var allowed = map[string][]string{
 	"hashes":                    {},
 	"config":                    {"flavour", "addrs", "versions", "moduleaddr", "internal/modules/manifest", "internal/nesting", "internal/regfile"},
 	"lockfile":                  {"flavour", "addrs", "versions", "hashes", "internal/nesting", "internal/regfile"},
+	"backend":                   {"flavour", "config", "internal/regfile"},
 	"requirements":              {"flavour", "addrs", "versions", "config", "internal/modules/manifest", "internal/regfile"},
 	"internal/cliconfig":        {"flavour", "addrs", "internal/nesting", "internal/regfile"},
 	"internal/nesting":          {},

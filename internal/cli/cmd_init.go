@@ -22,8 +22,9 @@ Usage: tfdeps [global options] init [options]
   Installs the providers the configuration in the working directory
   requires, and creates or updates the dependency lock file
   .terraform.lock.hcl, as "tofu init" does, after installing the modules
-  the configuration calls into .terraform/modules. tfdeps does not
-  initialise backends.
+  the configuration calls into .terraform/modules, and records the
+  backend in .terraform/terraform.tfstate as "tofu init" does, without
+  contacting it (see -backend-check).
 
 Options:
 
@@ -54,20 +55,29 @@ Options:
                         required variables that loading needs (module
                         sources and versions); fail instead, as -json does.
 
-  -backend=false        Do not check -backend-config (tfdeps never initialises
-                        the backend). Alias: -cloud=false.
+  -backend=false        Keep the backend recorded by the last init (nothing
+                        is configured). Alias: -cloud=false.
 
   -backend-config=PATH or -backend-config=KEY=VALUE
-                        Checked as "tofu init" checks it before initialising
-                        the backend: files must be readable and parse, and
-                        fit the local backend; a warning without a backend
-                        block. Otherwise ignored. May be repeated.
+                        Backend settings merged over the backend block, as
+                        "tofu init" merges them. May be repeated.
 
-  -reconfigure, -migrate-state, -force-copy, -lock=BOOL,
-  -lock-timeout=DURATION, -ignore-remote-version
-                        Accepted and validated as "tofu init" does
-                        (-reconfigure and -migrate-state exclude each other);
-                        no effect, as tfdeps does not initialise backends.
+  -reconfigure          Record the backend configuration anew, ignoring the
+                        one recorded before (no state is migrated).
+
+  -migrate-state, -force-copy
+                        tfdeps does not migrate state: where "tofu init"
+                        would, init fails and says to run it.
+
+  -backend-check        Contact the backend as "tofu init" does, for the
+                        backends tfdeps can reach (local, http): read the
+                        selected workspace's state. Without it, a remote
+                        backend's credentials and reachability are checked
+                        by the first plan.
+
+  -lock=BOOL, -lock-timeout=DURATION, -ignore-remote-version
+                        Accepted and validated as "tofu init" does; no
+                        effect.
 
   -target=ADDR, -compact-warnings=BOOL, -create-default-workspace=BOOL,
   -enable-pluggable-state-storage-experiment
@@ -154,6 +164,12 @@ type initRun struct {
 	// rootForBackend is the root module as read for -backend-config's
 	// checks (loaded once, when that flag is given).
 	rootForBackend *rootOnce
+	// backend is what the backend section left (nil until it ran);
+	// statePath the state file of the local backend's selected
+	// workspace, remoteState the remote one read with -backend-check.
+	backend     *backendPhase
+	statePath   string
+	remoteState []byte
 }
 
 func (r *initRun) newView() initView {
@@ -222,16 +238,14 @@ func (r *initRun) run(ctx context.Context) int {
 	if stop {
 		return 1
 	}
-	backendDiags := r.backendConfigDiags()
+	backendDiags := r.backendSectionDiags()
 	if backendDiags.HasErrors() {
 		r.afterBackendTerraform()
 		r.view.Diagnostics(append(moduleWarnings, backendDiags...))
 		return 1
 	}
-	statePath := r.opts.statePath
-	if statePath == "" {
-		statePath = defaultStatePath(m)
-	}
+	statePath, cleanup := r.requirementsStatePath()
+	defer cleanup()
 	reqs, loadDiags := loadRequirements(m, r.opts.testsDir, statePath, varOpts...)
 	diags = withRootWarningsAgain(m, r.opts.testsDir, append(diags, loadDiags...))
 	diags = append(append(moduleWarnings, backendDiags...), diags...)
@@ -339,6 +353,10 @@ func (r *initRun) install(ctx context.Context, in *installer.Installer, want ins
 func (r *initRun) finish(diags hcl.Diagnostics) {
 	r.view.Message("blank", "", false)
 	r.view.Diagnostics(diags)
+	if r.cloudInEffect() {
+		r.cloudSuccess()
+		return
+	}
 	r.view.Message("init_success", initSuccessText, false)
 	if r.m.Getenv("TF_IN_AUTOMATION") == "" {
 		r.view.Message("init_next_steps", initNextStepsText, false)

@@ -1,121 +1,72 @@
 package cli
 
 import (
-	"errors"
-	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclparse"
 
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
-// localBackendSchema is the configuration schema of the local backend
-// (path, workspace_dir: optional strings), in OpenTofu and Terraform
-// alike: the only backend whose schema tfdeps knows.
-var localBackendSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "path"}, {Name: "workspace_dir"}}}
-
 // backendConfigDiags are the problems both reference tools find with
-// -backend-config before they touch the backend: a warning when the root
-// module has no backend block; with one, the files that cannot be read
-// or parsed and, for the local backend, the arguments it does not have.
-// (tfdeps knows no other backend's schema: for those it checks files
-// only.) A cloud block refuses -backend-config. Nothing is checked
-// with -backend=false, where the tools read the saved backend instead.
+// -backend-config before they decode the backend block: refused with a
+// cloud block; a warning when the root module has no backend block.
+// (With a block, backend.Configure checks the values against the
+// backend's schema.) Nothing is checked with -backend=false, where the
+// tools read the saved backend instead.
 func (r *initRun) backendConfigDiags() hcl.Diagnostics {
 	o := r.opts
 	if len(o.configs) == 0 || !o.backend {
 		return nil
 	}
 	root := r.backendRoot()
-	if root == nil {
+	switch {
+	case root == nil:
 		// The configuration's errors are reported by the run itself.
 		return nil
-	}
-	switch {
 	case r.cloudRefusesBackendConfig():
 		kind := "cloud backend-based"
 		if r.m.Flavour == flavour.Terraform {
 			kind = "HCP Terraform-based"
 		}
 		return hcl.Diagnostics{errorDiag("Invalid command-line option", "The -backend-config=... command line option is only for state backends, and is not applicable to "+kind+" configurations.\n\nTo change the set of workspaces associated with this configuration, edit the Cloud configuration block in the root module.")}
-	case root.Backend == nil:
+	case root.Backend == nil && root.Cloud == nil:
 		return hcl.Diagnostics{missingBackendDiag()}
 	}
-	var schema *hcl.BodySchema
-	if root.Backend.Type == "local" {
-		schema = localBackendSchema
-	}
-	keep := func(*hcl.File, string) {}
-	if k, ok := r.view.(interface{ keepSource(*hcl.File, string) }); ok {
-		keep = k.keepSource
-	}
-	return checkBackendConfigArgs(r.m.Getwd, o.configs, schema, keep)
+	return nil
 }
 
-// checkBackendConfigArgs checks each -backend-config value: a value
-// with "=" is NAME=VALUE, one of the schema's attributes; any other is
-// a file of arguments (HCL, or JSON when its name ends in .json) that
-// must parse and fit the schema. A nil schema is unknown: only files
-// are read and parsed. A single empty value clears the overrides. keep
-// receives each file parsed, for the snippets of its diagnostics; file
-// names are made relative to the working directory (getwd).
-func checkBackendConfigArgs(getwd func() (string, error), values []string, schema *hcl.BodySchema, keep func(*hcl.File, string)) hcl.Diagnostics {
-	if len(values) == 1 && values[0] == "" {
-		return nil
+// backendSectionDiags are the backend section's problems, reported once
+// the modules are installed.
+func (r *initRun) backendSectionDiags() hcl.Diagnostics {
+	if r.backend == nil {
+		return r.backendConfigDiags()
 	}
-	var diags hcl.Diagnostics
-	parser := hclparse.NewParser()
-	for _, v := range values {
-		name, _, isArg := strings.Cut(v, "=")
-		if isArg {
-			if schema != nil && !hasAttribute(schema, name) {
-				diags = append(diags, errorDiag("Invalid backend configuration argument",
-					fmt.Sprintf("The backend configuration argument %q given on the command line is not expected for the selected backend type.", name)))
-			}
-			continue
-		}
-		v = normalizePath(getwd, v)
-		src, err := regfile.ReadFile(v)
+	return r.backend.diags
+}
+
+// requirementsStatePath is the state file whose providers init requires
+// too: -state, else the selected workspace's state of the local backend
+// in effect, else (with -backend-check) the remote state read, written
+// to a temporary file that cleanup removes. With a remote backend not
+// contacted, none.
+func (r *initRun) requirementsStatePath() (path string, cleanup func()) {
+	cleanup = func() {}
+	switch {
+	case r.opts.statePath != "":
+		return r.opts.statePath, cleanup
+	case r.backend == nil || r.backend.unconfigured:
+		return defaultStatePath(r.m), cleanup
+	case r.remoteState != nil:
+		p, done, err := remoteStateFile(r.remoteState)
 		if err != nil {
-			detail := fmt.Sprintf("The file %q could not be read.", v)
-			if notRegular := (*regfile.NotRegularError)(nil); errors.As(err, &notRegular) {
-				detail = notRegular.Detail(fmt.Sprintf("The file %q", v))
-			}
-			diags = append(diags, errorDiag("Failed to read file", detail))
-			continue
+			done()
+			return "", cleanup
 		}
-		var f *hcl.File
-		var fileDiags hcl.Diagnostics
-		if strings.HasSuffix(v, ".json") {
-			f, fileDiags = parser.ParseJSON(src, v)
-		} else {
-			f, fileDiags = parser.ParseHCL(src, v)
-		}
-		if f != nil {
-			keep(f, v)
-		}
-		diags = append(diags, fileDiags...)
-		if fileDiags.HasErrors() || f == nil || f.Body == nil || schema == nil {
-			continue
-		}
-		_, contentDiags := f.Body.Content(schema)
-		diags = append(diags, contentDiags...)
+		return p, done
 	}
-	return diags
-}
-
-func hasAttribute(schema *hcl.BodySchema, name string) bool {
-	for _, a := range schema.Attributes {
-		if a.Name == name {
-			return true
-		}
-	}
-	return false
+	return r.statePath, cleanup
 }
 
 // missingBackendDiag is the warning for -backend-config without a
@@ -161,6 +112,12 @@ func (r *initRun) backendRoot() *config.Module {
 	if len(r.opts.configs) == 0 || !r.opts.backend {
 		return nil
 	}
+	return r.backendRootAlways()
+}
+
+// backendRootAlways is the root module as the backend reads it (nil when
+// it has errors).
+func (r *initRun) backendRootAlways() *config.Module {
 	if r.rootForBackend == nil {
 		r.rootForBackend = &rootOnce{}
 	}
@@ -182,13 +139,13 @@ func (r *initRun) cloudRefusesBackendConfig() bool {
 	return root != nil && root.Cloud != nil && r.opts.cloud && r.opts.backend
 }
 
-// backendHeaderEvent prints the header of init's backend section: for a
-// cloud block whose -backend-config init refuses, the cloud section's
-// (OpenTofu: "Initializing cloud backend...", Terraform: "Initializing
-// HCP Terraform..."); tfdeps otherwise prints the backend's whatever the
-// block, as it does not initialise backends.
+// backendHeaderEvent prints the header of init's backend section: the
+// cloud section's for a cloud block (OpenTofu: "Initializing cloud
+// backend...", Terraform: "Initializing HCP Terraform..."), else the
+// backend's.
 func (r *initRun) backendHeaderEvent() {
-	if !r.cloudRefusesBackendConfig() {
+	root := r.backendRootAlways()
+	if root == nil || root.Cloud == nil || root.Backend != nil {
 		r.view.Event("init_backend", "", "", initBackendText)
 		return
 	}

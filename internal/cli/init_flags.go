@@ -12,16 +12,20 @@ import (
 
 // backendFlags are init's options about the backend and its state, which
 // tfdeps accepts so that "tofu init" (or "terraform init") command lines
-// work unchanged. tfdeps does not initialise backends: these flags are
-// validated as the reference validates them, -backend-config is read
-// (backendConfigDiags) and otherwise they have no effect. (-json-into,
-// OpenTofu's, is here too: it is parsed and checked with them.)
+// work unchanged: validated as the reference validates them, and used by
+// init's backend section (init_backend_run.go) as the reference uses them,
+// except that tfdeps never migrates state and ignores the locking flags.
+// (-json-into, OpenTofu's, is here too: it is parsed and checked with
+// them.)
 type backendFlags struct {
 	configs                                            []string // -backend-config, in order
 	reconfigure, migrateState, forceCopy, ignoreRemote bool
 	lock                                               bool
 	lockTimeout                                        time.Duration
-	cloud                                              bool
+	// backendCheck is tfdeps' -backend-check: contact the backend as
+	// the reference tool does (init_backend_check.go).
+	backendCheck bool
+	cloud        bool
 	// backendSet and cloudSet report -backend and -cloud on the command
 	// line: they are aliases, and only one may be given.
 	backendSet, cloudSet bool
@@ -47,6 +51,7 @@ func (b *backendFlags) register(fs *flag.FlagSet, f flavour.Flavour) {
 	fs.BoolVar(&b.lock, "lock", true, "")
 	fs.DurationVar(&b.lockTimeout, "lock-timeout", 0, "")
 	fs.BoolVar(&b.cloud, "cloud", true, "")
+	fs.BoolVar(&b.backendCheck, "backend-check", false, "")
 	b.jsonInto.register(f, fs)
 	if f == flavour.Terraform {
 		fs.Var((*stringList)(&b.targets), "target", "")

@@ -2,13 +2,9 @@ package cli
 
 import (
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/flavour"
 )
@@ -76,72 +72,6 @@ func TestParseInitArgs(t *testing.T) {
 			}
 			if !diags.HasErrors() && o.backend != tt.backend {
 				t.Errorf("backend = %v, want %v", o.backend, tt.backend)
-			}
-		})
-	}
-}
-
-// TestCheckBackendConfigArgs: each -backend-config value is checked as
-// tofu checks it before initialising the backend.
-func TestCheckBackendConfigArgs(t *testing.T) {
-	dir := t.TempDir()
-	for name, content := range map[string]string{
-		"ok.hcl":     "path = \"x\"\nworkspace_dir = \"w\"\n",
-		"bad.hcl":    "bogus = 1\n",
-		"block.hcl":  "b {}\n",
-		"syntax.hcl": "path =\n",
-		"ok.json":    `{"path": "x"}`,
-		"bad.json":   `{"other": 1}`,
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	getwd := func() (string, error) { return dir, nil }
-	tests := []struct {
-		name   string
-		values []string
-		local  bool
-		want   []string
-	}{
-		{"empty clears", []string{""}, true, nil},
-		{"valid local", []string{"ok.hcl", "ok.json", "path=y", "workspace_dir=", "path=a=b"}, true, nil},
-		{"unknown argument", []string{"bogus=1"}, true, []string{"Invalid backend configuration argument"}},
-		{"unknown argument, other backend", []string{"bogus=1", "ok.hcl", "bad.hcl", "block.hcl"}, false, nil},
-		{"missing file", []string{"nope.hcl"}, false, []string{`Failed to read file: The file "nope.hcl" could not be read.`}},
-		{"directory", []string{"adir"}, true, []string{`Failed to read file: The file "adir" could not be read.`}},
-		{"absolute path made relative", []string{filepath.Join(dir, "nope.hcl")}, true, []string{`Failed to read file: The file "nope.hcl" could not be read.`}},
-		{"unsupported argument", []string{"bad.hcl"}, true, []string{"Unsupported argument"}},
-		{"unsupported block", []string{"block.hcl"}, true, []string{"Unsupported block type"}},
-		{"json", []string{"bad.json"}, true, []string{"Extraneous JSON object property"}},
-		{"syntax", []string{"syntax.hcl"}, false, []string{"Invalid expression"}},
-		{"all reported", []string{"bogus=1", "nope.hcl", "bad.hcl"}, true, []string{"Invalid backend configuration argument", "Failed to read file", "Unsupported argument"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var schema *hcl.BodySchema
-			if tt.local {
-				schema = localBackendSchema
-			}
-			// Files are read relative to the process's directory.
-			t.Chdir(dir)
-			diags := checkBackendConfigArgs(getwd, tt.values, schema, func(*hcl.File, string) {})
-			var got []string
-			for i, d := range diags {
-				if d.Severity != hcl.DiagError {
-					t.Errorf("diagnostic %d is not an error", i)
-				}
-				s := d.Summary
-				if i < len(tt.want) && strings.Contains(tt.want[i], ": ") {
-					s += ": " + d.Detail
-				}
-				got = append(got, s)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -255,7 +255,9 @@ func (r *initRun) initModules(ctx context.Context, registry modules.Registry, va
 		return nil, true
 	}
 	// The root module loaded: tofu initialises the backend before modules.
-	r.backendHeader(diags)
+	if r.backendSection(root, diags) {
+		return nil, true
+	}
 	if r.m.Flavour == flavour.Terraform && !hasModuleCalls(root) {
 		// Without module calls terraform finds a const variable without
 		// a value when it loads the whole configuration, after the
@@ -325,8 +327,10 @@ func (r *initRun) rootErrorsTerraform(mi *moduleInstall, root *config.Module, di
 	if r.opts.backend {
 		// terraform's backend reads the early load's module, errors or not.
 		r.rootForBackend = &rootOnce{loaded: true, root: root}
-		r.backendHeader(nil)
-		backendDiags = r.backendConfigDiags()
+		if r.initBackend(root) {
+			return true
+		}
+		backendDiags = r.backendSectionDiags()
 		if !backendDiags.HasErrors() && root.Backend == nil && root.Cloud == nil {
 			backendDiags = append(backendDiags, backendLoadDiags(mi)...)
 		}
@@ -406,8 +410,8 @@ func (r *initRun) modulesHeader() {
 // own; any error stops init there, printed without the configuration
 // error text, and leaves modules.json as it was.
 func (r *initRun) initModulesTerraform(ctx context.Context, mi *moduleInstall, root *config.Module, rootDiags hcl.Diagnostics) (hcl.Diagnostics, bool) {
-	if r.opts.backend {
-		r.backendHeaderEvent()
+	if r.initBackend(root) {
+		return nil, true
 	}
 	r.modulesHeader()
 	if d := root.MissingConstVariables(); d.HasErrors() {

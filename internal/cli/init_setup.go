@@ -178,21 +178,18 @@ func workingDirIsEmpty(f flavour.Flavour) bool {
 	return !diags.HasErrors() && files.Empty()
 }
 
-// backendHeader prints OpenTofu's "Initializing the backend..." line: tofu
-// prints it (for the local backend, which needs nothing more) once the
-// root module has loaded, unless -backend=false. diags are the
-// configuration's: an error in a root module file (or without a source)
-// means tofu stopped before the backend.
-func (r *initRun) backendHeader(diags hcl.Diagnostics) {
-	if !r.opts.backend {
-		return
-	}
+// backendSection runs init's backend section (initBackend) once the root
+// module has loaded, as tofu does; diags are the configuration's: an
+// error in a root module file (or without a source) means tofu stopped
+// before the backend. It reports whether init must stop (everything
+// printed).
+func (r *initRun) backendSection(root *config.Module, diags hcl.Diagnostics) bool {
 	for _, d := range diags {
 		if d.Severity == hcl.DiagError && !isRequirementsError(d) && (d.Subject == nil || !strings.Contains(d.Subject.Filename, "/")) {
-			return
+			return false
 		}
 	}
-	r.backendHeaderEvent()
+	return r.initBackend(root)
 }
 
 // withRootWarningsAgain returns diags with the root module's own loader

@@ -29,6 +29,15 @@ var terraformJSONOutputs = map[string]string{
 	"init_empty":      "output_init_empty_message",
 	// -from-module's first line.
 	"copying_configuration": "copying_configuration_message",
+
+	"init_success_cloud":    "output_init_success_cloud_message",
+	"init_next_steps_cloud": "output_init_success_cli_cloud_message",
+	"backend_configured":    "backend_configured_success",
+	"backend_unconfiguring": "backend_migrate_local",
+	"backend_unset":         "backend_configured_unset",
+	"backend_type_changed":  "backend_migrate_type_change",
+	"backend_reconfigured":  "backend_reconfigure",
+	"backend_cloud_changed": "backend_cloud_change_in_place",
 }
 
 // terraformProgress rewrites the human progress lines into Terraform's

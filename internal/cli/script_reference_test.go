@@ -29,6 +29,7 @@ func TestReferenceScripts(t *testing.T) {
 		"fakefault":    cmdFakeFault,
 		"fakemirror":   cmdFakeMirror,
 		"cmpjsonl":     cmdCmpJSONLines,
+		"httpstate":    cmdHTTPState,
 	})
 }
 
@@ -118,5 +119,5 @@ func TestTerraformReferenceScripts(t *testing.T) {
 		t.Skip("TFDEPS_REFERENCE_TERRAFORM is not set")
 	}
 	runReferenceScripts(t, "reference_terraform", "terraform", terraform, map[string]string{"CHECKPOINT_DISABLE": "1"},
-		map[string]func(*testscript.TestScript, bool, []string){"fakereq": cmdFakeReq, "cmptree": cmdCmpTree})
+		map[string]func(*testscript.TestScript, bool, []string){"fakereq": cmdFakeReq, "cmptree": cmdCmpTree, "httpstate": cmdHTTPState})
 }

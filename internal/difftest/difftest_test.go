@@ -46,6 +46,7 @@ func TestDifferential(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := append(edgeCases(fake, warnFake), scripts...)
+	cases = append(cases, backendCases()...)
 	cases = append(cases, lockCases(root, fake)...)
 	cases = append(cases, fixtureCases(root, fake)...)
 

@@ -1,0 +1,32 @@
+// Package backend owns what init needs to know about state backends
+// without talking to any of them: the configuration schema of every
+// backend type the emulated product builds in, the decoding of a root
+// module's backend or cloud block against that schema, the merging of
+// -backend-config values over it, the hash that tells later commands
+// whether the block changed, and the data directory's terraform.tfstate
+// file in which init records the configured backend.
+//
+// The schemas are data (schemas/opentofu.json, schemas/terraform.json),
+// read from each product's source code and checked against its binary:
+// every argument and nested block with its type. OpenTofu v1.12.6's file
+// holds every built-in backend and the cloud block; Terraform v1.15.9's
+// holds only local and http so far. Configure decodes a
+// block with every argument optional, as the products do, then lays the
+// -backend-config values over it in command-line order: a file (HCL, or
+// JSON when its name ends in .json) replaces the arguments it sets and
+// every block of a type it has; NAME=VALUE sets one argument, its text
+// converted to the argument's type when that type is primitive and read
+// as an HCL expression otherwise. The hash covers the block as written,
+// without the overrides; the saved configuration covers both.
+//
+// WriteState writes terraform.tfstate byte for byte as the flavour does:
+// OpenTofu writes the version and the backend (type, configuration with
+// every argument, null when unset, and hash) indented by four spaces with
+// a final newline; Terraform adds its version and indents by two spaces
+// without a final newline. Neither writes a serial or a lineage.
+//
+// The package does not configure backends, read or migrate their states,
+// nor check the values each backend validates for itself (required
+// arguments, allowed values, credentials): those need the backend's own
+// code, or a network.
+package backend

@@ -1,0 +1,5 @@
+terraform {
+  backend "http" {
+    retry_max = 1
+  }
+}

@@ -1,0 +1,2 @@
+address = "@ENDPOINT@/state"
+lock_address = "@ENDPOINT@/lock"

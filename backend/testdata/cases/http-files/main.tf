@@ -1,0 +1,8 @@
+terraform {
+  backend "http" {
+    username = "u"
+    headers = {
+      X-One = "1"
+    }
+  }
+}

@@ -1,0 +1,6 @@
+terraform {
+  backend "http" {
+    username  = "u"
+    retry_max = 1
+  }
+}

@@ -1,0 +1,2 @@
+workspace_dir = "ws1"
+path = "c.tfstate"

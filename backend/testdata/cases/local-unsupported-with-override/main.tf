@@ -1,0 +1,6 @@
+terraform {
+  backend "local" {
+    nope = 1
+    path = "a.tfstate"
+  }
+}

@@ -1,0 +1,9 @@
+terraform {
+  backend "remote" {
+    hostname     = "127.0.0.1:1"
+    organization = "org"
+    workspaces {
+      name = "app"
+    }
+  }
+}

@@ -1,0 +1,3 @@
+endpoints = {
+  s3 = "@ENDPOINT@"
+}

@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/tfdeps/tfdeps/flavour"
+)
+
+// Texts of init's backend section, in OpenTofu's words (the Terraform
+// flavour rewords them; the views add the final newline). The JSON
+// forms are what the machine-readable output logs.
+const (
+	backendConfiguredText = "[reset][green]\nSuccessfully configured the backend %q! OpenTofu will automatically\n" +
+		"use this backend unless the backend configuration changes."
+	backendConfiguredJSON = "Successfully configured the backend %q! OpenTofu will automatically use this backend unless the backend configuration changes"
+
+	backendUnconfiguringText = "OpenTofu has detected you're unconfiguring your previously set %q backend."
+	backendUnconfiguringJSON = "OpenTofu has detected you're unconfiguring your previously set %q backend"
+	backendUnsetText         = "[reset][green]\n\nSuccessfully unset the backend %q. OpenTofu will now operate locally."
+	backendUnsetJSON         = "Successfully unset the backend %q. OpenTofu will now operate locally"
+	backendTypeChangedJSON   = "OpenTofu detected that the backend type changed from %q to %q."
+
+	errBackendClearSaved = "\nError clearing the backend configuration: %v\n\n" +
+		"OpenTofu removes the saved backend configuration when you're removing a\n" +
+		"configured backend. This must be done so future OpenTofu runs know to not\n" +
+		"use the backend configuration. Please look at the error above, resolve it,\n" +
+		"and try again."
+
+	errBackendWriteSaved = "\nError saving the backend configuration: %v\n\n" +
+		"OpenTofu saves the complete backend configuration in a local file for\n" +
+		"configuring the backend on future operations. This cannot be disabled. Errors\n" +
+		"are usually due to simple file permission errors. Please look at the error\n" +
+		"above, resolve it, and try again."
+
+	errBackendSavedUnknown = "The backend %q could not be found.\n\n" +
+		"This is the backend that this OpenTofu environment is configured to use\n" +
+		"both in your configuration and saved locally as your last-used backend.\n" +
+		"If it isn't found, it could mean an alternate version of OpenTofu was\n" +
+		"used with this configuration. Please use the proper version of OpenTofu that\n" +
+		"contains support for this backend.\n\n" +
+		"If you'd like to force remove this backend, you must update your configuration\n" +
+		"to not use the backend and run \"tofu init\" (or any other command) again."
+)
+
+// typeChangedText is the notice before a backend of another type is
+// recorded with -migrate-state (OpenTofu opens it with an empty line,
+// Terraform does not).
+func typeChangedText(f flavour.Flavour, from, to string) string {
+	if f == flavour.Terraform {
+		return fmt.Sprintf("[reset]OpenTofu detected that the backend type changed from %q to %q.", from, to)
+	}
+	return fmt.Sprintf("[reset]\nOpenTofu detected that the backend type changed from %q to %q.", from, to)
+}
+
+// reconfiguredText is the notice before a backend's new settings are
+// recorded with -migrate-state.
+func reconfiguredText(f flavour.Flavour) string {
+	return "[reset][bold]Backend configuration changed![reset]\n\n" +
+		"OpenTofu has detected that the configuration specified for the backend\n" +
+		"has changed. OpenTofu will now check for existing state in the backends."
+}
+
+func reconfiguredJSON(f flavour.Flavour) string {
+	if f == flavour.Terraform {
+		return reconfiguredText(f)
+	}
+	return "Backend configuration changed! OpenTofu has detected that the configuration specified for the backend has changed. OpenTofu will now check for existing state in the backends"
+}
+
+// cloudChangedText is the line init prints before it records a cloud
+// block's new settings.
+func cloudChangedText(f flavour.Flavour) string {
+	if f == flavour.Terraform {
+		return "HCP Terraform configuration has changed."
+	}
+	return "Cloud backend configuration has changed."
+}
+
+func cloudChangedJSON(f flavour.Flavour) string {
+	if f == flavour.Terraform {
+		return "HCP Terraform configuration has changed."
+	}
+	return "Cloud backend configuration has changed"
+}
+
+// stateJSONHasContent reports whether a state file (JSON) holds any
+// resource or output, what makes a state non-empty for the tools.
+// Content that is not a state counts as non-empty: the tools would stop
+// on it.
+func stateJSONHasContent(b []byte) bool {
+	var st struct {
+		Resources []json.RawMessage            `json:"resources"`
+		Outputs   map[string]json.RawMessage   `json:"outputs"`
+		Modules   []map[string]json.RawMessage `json:"modules"`
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		return true
+	}
+	if len(st.Resources) > 0 || len(st.Outputs) > 0 {
+		return true
+	}
+	for _, m := range st.Modules {
+		for _, k := range []string{"resources", "outputs"} {
+			if v, ok := m[k]; ok && len(v) > 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cloudInEffect reports a cloud block as the backend in effect after the
+// backend section: init's final texts are then the cloud's.
+func (r *initRun) cloudInEffect() bool {
+	return r.backend != nil && r.backend.active != nil && r.backend.active.Type == "cloud"
+}
+
+// cloudSuccess prints init's final texts for a cloud block.
+func (r *initRun) cloudSuccess() {
+	success, next := initSuccessCloudText, initNextStepsCloudText
+	if r.m.Flavour == flavour.Terraform {
+		success, next = initSuccessCloudTextTerraform, initNextStepsCloudTextTerraform
+	}
+	r.view.Message("init_success_cloud", success, false)
+	if r.m.Getenv("TF_IN_AUTOMATION") == "" {
+		r.view.Message("init_next_steps_cloud", next, false)
+	}
+}
+
+// Init's final texts with a cloud block.
+const (
+	initSuccessCloudText   = "[reset][bold][green]Cloud backend has been successfully initialized![reset][green]"
+	initNextStepsCloudText = "[reset][green]\nYou may now begin working with cloud backend. Try running \"tofu plan\" to\n" +
+		"see any changes that are required for your infrastructure.\n\n" +
+		"If you ever set or change modules or OpenTofu Settings, run \"tofu init\"\n" +
+		"again to reinitialize your working directory."
+	initSuccessCloudTextTerraform   = "[reset][bold][green]HCP Terraform has been successfully initialized![reset][green]"
+	initNextStepsCloudTextTerraform = "[reset][green]\nYou may now begin working with HCP Terraform. Try running \"terraform plan\" to\n" +
+		"see any changes that are required for your infrastructure.\n\n" +
+		"If you ever set or change modules or Terraform Settings, run \"terraform init\"\n" +
+		"again to reinitialize your working directory."
+)
