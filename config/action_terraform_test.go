@@ -146,7 +146,7 @@ resource "r" "v" {
 			},
 		},
 		{
-			name: "invalid ephemeral resource type",
+			name:  "invalid ephemeral resource type",
 			files: map[string]string{"main.tf": "ephemeral \"a b\" \"c\" {}\n"},
 			want: []expectedDiag{
 				{"error", "Invalid ephemeral resource type", badIdentifierDetail, "main.tf:1,11-1,16"},
