@@ -146,6 +146,13 @@ resource "r" "v" {
 			},
 		},
 		{
+			name:  "invalid ephemeral resource type",
+			files: map[string]string{"main.tf": "ephemeral \"a b\" \"c\" {}\n"},
+			want: []expectedDiag{
+				{"error", "Invalid ephemeral resource type", badIdentifierDetail, "main.tf:1,11-1,16"},
+			},
+		},
+		{
 			name: "output type constraints",
 			files: map[string]string{"main.tf": `output "string" {
   type  = string

@@ -86,7 +86,7 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool, 
 		schema = dataBlockSchema
 	}
 	content, _, diags := block.Body.PartialContent(schema)
-	diags = append(diags, checkResourceNames(block, mode)...)
+	diags = append(diags, checkResourceNames(block, mode, f)...)
 	if content == nil {
 		return r, diags
 	}
@@ -213,7 +213,9 @@ func (r *Resource) linkSyntax() {
 	}
 }
 
-func checkResourceNames(block *hcl.Block, mode ResourceMode) hcl.Diagnostics {
+// checkResourceNames checks a resource block's labels; Terraform calls an
+// invalid ephemeral resource type an "Invalid ephemeral resource type".
+func checkResourceNames(block *hcl.Block, mode ResourceMode, f flavour.Flavour) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	typeSummary, nameSummary := "Invalid resource type name", "Invalid resource name"
 	switch mode {
@@ -221,6 +223,9 @@ func checkResourceNames(block *hcl.Block, mode ResourceMode) hcl.Diagnostics {
 		typeSummary, nameSummary = "Invalid data source name", "Invalid data resource name"
 	case EphemeralResourceMode:
 		typeSummary, nameSummary = "Invalid ephemeral resource type name", "Invalid ephemeral resource name"
+		if f == flavour.Terraform {
+			typeSummary = "Invalid ephemeral resource type"
+		}
 	}
 	if !hclsyntax.ValidIdentifier(block.Labels[0]) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: typeSummary, Detail: badIdentifierDetail, Subject: &block.LabelRanges[0]})
