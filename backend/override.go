@@ -1,9 +1,9 @@
 package backend
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,6 +13,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
 // maxOverrideFileSize bounds a -backend-config file read into memory.
@@ -115,10 +117,14 @@ func loadOverrideFile(name string, s *Schema, o *Options) (hcl.Body, hcl.Diagnos
 	}
 	src, err := readBounded(path)
 	if err != nil {
+		detail := fmt.Sprintf("The file %q could not be read.", name)
+		if notRegular := (*regfile.NotRegularError)(nil); errors.As(err, &notRegular) {
+			detail = notRegular.Detail(fmt.Sprintf("The file %q", name))
+		}
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read file",
-			Detail:   fmt.Sprintf("The file %q could not be read.", name),
+			Detail:   detail,
 		}}
 	}
 	parser := o.Parser
@@ -144,7 +150,7 @@ func loadOverrideFile(name string, s *Schema, o *Options) (hcl.Body, hcl.Diagnos
 }
 
 func readBounded(path string) ([]byte, error) {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
