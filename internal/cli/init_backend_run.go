@@ -463,6 +463,15 @@ func (r *initRun) openWorkspace() bool {
 		return false
 	}
 	if d := r.openRemoteState(rec, ws); d != nil {
+		if r.m.Flavour == flavour.Terraform {
+			// terraform closes the backend's section with its empty line
+			// before it opens the workspace's state, and words a failure
+			// there as one summary ("Error loading state: …").
+			if r.opts.backend {
+				r.view.Message("empty_line", "", false)
+			}
+			d = errorDiag(d.Summary+": "+d.Detail, "")
+		}
 		r.view.Diagnostics(append(r.backend.diags, d))
 		return true
 	}
