@@ -130,7 +130,7 @@ func runProviders(m *Meta, args []string) int {
 		printer.Print(diags)
 		return 1
 	}
-	printProvidersTree(m.Stdout, res)
+	printProvidersTree(m.Stdout, res, m.Flavour)
 	printer.Print(diags)
 	return 0
 }
@@ -305,17 +305,22 @@ OpenTofu has not yet made changes to your existing configuration or state.
 // tree with each module's requirements, then the state's providers.
 // Providers are listed by address and modules by name (OpenTofu's order is
 // random).
-func printProvidersTree(w io.Writer, res *requirements.Result) {
-	var b strings.Builder
+func printProvidersTree(w io.Writer, res *requirements.Result, f flavour.Flavour) {
+	b := &providersTree{link: "│   "}
+	if f == flavour.Terraform {
+		// terraform's tree library (2016's treeprint) pads a branch's
+		// vertical line with two no-break spaces and a space.
+		b.link = "│\u00a0\u00a0 "
+	}
 	b.WriteString("\nProviders required by configuration:\n.\n")
 	if res.Root != nil {
-		writeModuleTree(&b, res.Root, "")
+		writeModuleTree(b, res.Root, "")
 	}
 	b.WriteString("\n")
 	if len(res.State) > 0 {
 		b.WriteString("Providers required by state:\n\n")
 		for _, p := range res.State {
-			fmt.Fprintf(&b, "    provider[%s]\n\n", p.String())
+			fmt.Fprintf(b, "    provider[%s]\n\n", p.String())
 		}
 	}
 	io.WriteString(w, b.String())
@@ -324,7 +329,7 @@ func printProvidersTree(w io.Writer, res *requirements.Result) {
 // writeModuleTree writes a module's providers, then its test files, then
 // its children, as tree branches under prefix: the order of OpenTofu's
 // tree, each group sorted (OpenTofu's order within a group is random).
-func writeModuleTree(b *strings.Builder, mod *requirements.Module, prefix string) {
+func writeModuleTree(b *providersTree, mod *requirements.Module, prefix string) {
 	var items []func(connector, indent string)
 	for _, line := range providerLines(mod.Sorted(), mod.Providers) {
 		items = append(items, leaf(b, prefix, line))
@@ -342,11 +347,11 @@ func writeModuleTree(b *strings.Builder, mod *requirements.Module, prefix string
 			writeModuleTree(b, child, prefix+indent)
 		})
 	}
-	writeBranches(items)
+	b.branches(items)
 }
 
 // writeTestTree writes a test file's providers and its runs under prefix.
-func writeTestTree(b *strings.Builder, tf *requirements.TestFile, prefix string) {
+func writeTestTree(b *providersTree, tf *requirements.TestFile, prefix string) {
 	var items []func(connector, indent string)
 	for _, line := range providerLines(tf.Sorted(), tf.Providers) {
 		items = append(items, leaf(b, prefix, line))
@@ -357,22 +362,29 @@ func writeTestTree(b *strings.Builder, tf *requirements.TestFile, prefix string)
 			writeModuleTree(b, run, prefix+indent)
 		})
 	}
-	writeBranches(items)
+	b.branches(items)
 }
 
-// writeBranches calls each item with its tree connector: the last one
+// providersTree is the text of the providers tree being written; link
+// is the indent under a branch that continues (the flavour's drawing).
+type providersTree struct {
+	strings.Builder
+	link string
+}
+
+// branches calls each item with its tree connector: the last one
 // closes the branch.
-func writeBranches(items []func(connector, indent string)) {
+func (b *providersTree) branches(items []func(connector, indent string)) {
 	for i, item := range items {
 		if i == len(items)-1 {
 			item("└── ", "    ")
 		} else {
-			item("├── ", "│   ")
+			item("├── ", b.link)
 		}
 	}
 }
 
-func leaf(b *strings.Builder, prefix, line string) func(connector, indent string) {
+func leaf(b *providersTree, prefix, line string) func(connector, indent string) {
 	return func(connector, _ string) { b.WriteString(prefix + connector + line + "\n") }
 }
 
