@@ -3,7 +3,6 @@ package backend
 import (
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -115,7 +114,7 @@ func loadOverrideFile(name string, s *Schema, o *Options) (hcl.Body, hcl.Diagnos
 	if o.Dir != "" && !filepath.IsAbs(path) {
 		path = filepath.Join(o.Dir, path)
 	}
-	src, err := readBounded(path)
+	src, err := regfile.ReadFileMax(path, maxOverrideFileSize)
 	if err != nil {
 		detail := fmt.Sprintf("The file %q could not be read.", name)
 		if notRegular := (*regfile.NotRegularError)(nil); errors.As(err, &notRegular) {
@@ -147,22 +146,6 @@ func loadOverrideFile(name string, s *Schema, o *Options) (hcl.Body, hcl.Diagnos
 	_, contentDiags := f.Body.Content(s.headerSchema())
 	diags = append(diags, contentDiags...)
 	return f.Body, diags
-}
-
-func readBounded(path string) ([]byte, error) {
-	fh, err := regfile.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	src, err := io.ReadAll(io.LimitReader(fh, maxOverrideFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(src) > maxOverrideFileSize {
-		return nil, fmt.Errorf("%s: larger than %d bytes", path, maxOverrideFileSize)
-	}
-	return src, nil
 }
 
 // headerSchema is the shape a -backend-config file must have: the

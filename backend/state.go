@@ -13,6 +13,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
 // StateFileName is the name, in the data directory (.terraform or
@@ -93,20 +94,12 @@ type backendJSON struct {
 // empty is no state: nil and no error.
 func ReadState(dataDir string) (*State, error) {
 	path := filepath.Join(dataDir, StateFileName)
-	fh, err := os.Open(path)
+	src, err := regfile.ReadFileMax(path, maxStateFileSize)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, &StateError{Path: path, Err: err}
-	}
-	defer fh.Close()
-	src, err := io.ReadAll(io.LimitReader(fh, maxStateFileSize+1))
-	if err != nil {
-		return nil, &StateError{Path: path, Err: err}
-	}
-	if len(src) > maxStateFileSize {
-		return nil, &StateError{Path: path, Err: fmt.Errorf("larger than %d bytes", maxStateFileSize)}
 	}
 	st, err := ParseState(src)
 	if err != nil {

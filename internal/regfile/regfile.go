@@ -86,6 +86,24 @@ func ReadFile(path string) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
+// ReadFileMax is ReadFile for a file that may hold at most max bytes: a
+// larger one is an error saying so, read no further than max+1 bytes.
+func ReadFileMax(path string, max int64) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(src)) > max {
+		return nil, fmt.Errorf("%s: larger than %d bytes", path, max)
+	}
+	return src, nil
+}
+
 // Stat reports the error Open would give for what fsys holds at name
 // (a *NotRegularError for a special file), without opening it: callers of
 // an fs.FS call it before Open.
