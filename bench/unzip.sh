@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-go test -c -o "$work/installer.test" ./internal/installer
+go test -c -o "$work/installer.test" ./providerinstall
 zip="$work/bench.zip"
 
 echo "== tfdeps (BenchmarkExtract, 5 runs)"

@@ -9,7 +9,7 @@ import (
 	version "github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/tfdeps/tfdeps/internal/modules/manifest"
+	"github.com/tfdeps/tfdeps/moduleinstall/manifest"
 )
 
 // ManifestWalker loads installed modules as OpenTofu does after `init`

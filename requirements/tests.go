@@ -9,7 +9,7 @@ import (
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/internal/modules/manifest"
+	"github.com/tfdeps/tfdeps/moduleinstall/manifest"
 	"github.com/tfdeps/tfdeps/versions"
 )
 

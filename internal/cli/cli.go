@@ -15,7 +15,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/registry"
 )
 
 // Version is the tfdeps release, set at build time with -ldflags.

@@ -11,9 +11,9 @@ import (
 
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/internal/installer"
-	"github.com/tfdeps/tfdeps/internal/sources"
 	"github.com/tfdeps/tfdeps/lockfile"
+	"github.com/tfdeps/tfdeps/providerinstall"
+	"github.com/tfdeps/tfdeps/providersource"
 )
 
 const initUsage = `
@@ -274,7 +274,7 @@ func (r *initRun) run(ctx context.Context) int {
 		r.view.Diagnostics(append(diags, lockReadFailureDiag(lockDiags)))
 		return 1
 	}
-	want := installer.Requirements(reqs.Providers)
+	want := providerinstall.Requirements(reqs.Providers)
 	if d := devOverridesDiag(m.Flavour, cfg.DevOverrides()); d != nil {
 		diags = append(diags, d)
 	}
@@ -286,7 +286,7 @@ func (r *initRun) run(ctx context.Context) int {
 		return 1
 	}
 	client := newRegistryClient(m, cfg)
-	src, srcDiags := sources.Build(sources.BuildOptions{
+	src, srcDiags := providersource.Build(providersource.BuildOptions{
 		Config: cfg, CLI: cliOpts, Registry: client, Getenv: m.Getenv, PluginDirs: r.opts.pluginDirs,
 	})
 	_ = srcDiags // printed by loadCLIConfig, before the command, as tofu does
@@ -316,10 +316,10 @@ func (r *initRun) afterModulesTerraform() {
 
 // install runs the installer and finishes init: lock file, diagnostics,
 // final texts.
-func (r *initRun) install(ctx context.Context, in *installer.Installer, want installer.Requirements, locks *lockfile.Locks, diags hcl.Diagnostics, ev *initEvents) int {
-	mode := installer.NewProvidersOnly
+func (r *initRun) install(ctx context.Context, in *providerinstall.Installer, want providerinstall.Requirements, locks *lockfile.Locks, diags hcl.Diagnostics, ev *initEvents) int {
+	mode := providerinstall.NewProvidersOnly
 	if r.opts.upgrade {
-		mode = installer.Upgrade
+		mode = providerinstall.Upgrade
 	}
 	res, err := in.Install(ctx, want, locks, mode, ev.events())
 	diags = append(diags, ev.diags...)

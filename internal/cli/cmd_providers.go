@@ -10,12 +10,12 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/cliconfig"
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/internal/cliconfig"
-	"github.com/tfdeps/tfdeps/internal/installer"
 	"github.com/tfdeps/tfdeps/internal/regfile"
 	"github.com/tfdeps/tfdeps/lockfile"
+	"github.com/tfdeps/tfdeps/providerinstall"
 	"github.com/tfdeps/tfdeps/requirements"
 	"github.com/tfdeps/tfdeps/versions"
 )
@@ -217,7 +217,7 @@ func installedPluginDiags(m *Meta, devOverrides map[addrs.Provider]string) hcl.D
 		return nil
 	}
 	base := filepath.Join(dataDir(m), "providers")
-	dir := installer.NewDir(base)
+	dir := providerinstall.NewDir(base)
 	var missing []string
 	for _, lock := range locks.Providers() {
 		p := lock.Provider()

@@ -12,12 +12,12 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/cliconfig"
 	"github.com/tfdeps/tfdeps/config"
-	"github.com/tfdeps/tfdeps/internal/cliconfig"
-	"github.com/tfdeps/tfdeps/internal/providerlock"
-	"github.com/tfdeps/tfdeps/internal/registry"
-	"github.com/tfdeps/tfdeps/internal/sources"
 	"github.com/tfdeps/tfdeps/lockfile"
+	"github.com/tfdeps/tfdeps/providerlock"
+	"github.com/tfdeps/tfdeps/providersource"
+	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/requirements"
 	"github.com/tfdeps/tfdeps/versions"
 )
@@ -162,7 +162,7 @@ func newLockRun(m *Meta, o providersLockOptions, cfg *cliconfig.Config, view loc
 		r.diags = append(r.diags, d)
 	}
 	if o.recursive && src != nil {
-		src = sources.NewMemoize(src)
+		src = providersource.NewMemoize(src)
 	}
 	r.locker = &providerlock.Locker{
 		Source: src, Client: client, Parallelism: o.parallelism,
@@ -199,23 +199,23 @@ func parsePlatformFlags(m *Meta, values []string) ([]addrs.Platform, hcl.Diagnos
 func limitedRegistryClient(m *Meta, cfg *cliconfig.Config, n int) *registry.Client {
 	base := m.registrySettings()
 	base.Transport = providerlock.LimitHosts(registry.NewTransport(), n)
-	return registry.New(sources.RegistrySettings(cfg, base))
+	return registry.New(providersource.RegistrySettings(cfg, base))
 }
 
 // lockSource is exactly one source: the named mirror, else the origin
 // registries; provider_installation is ignored.
-func lockSource(m *Meta, o providersLockOptions, client *registry.Client) (sources.Source, *hcl.Diagnostic) {
+func lockSource(m *Meta, o providersLockOptions, client *registry.Client) (providersource.Source, *hcl.Diagnostic) {
 	switch {
 	case o.fsMirror != "":
-		return sources.NewFilesystemMirror(o.fsMirror), nil
+		return providersource.NewFilesystemMirror(o.fsMirror), nil
 	case o.netMirror != "":
 		u, err := url.Parse(o.netMirror)
 		if err != nil || u.Scheme != "https" {
 			return nil, errorDiag("Invalid network mirror URL", "The -net-mirror option requires a valid https: URL as the mirror base URL.")
 		}
-		return sources.NewNetworkMirror(u, sources.NetworkMirrorOptions{Settings: client.Settings(), Credentials: client.Credentials()}), nil
+		return providersource.NewNetworkMirror(u, providersource.NetworkMirrorOptions{Settings: client.Settings(), Credentials: client.Credentials()}), nil
 	}
-	return sources.NewRegistry(client, m.Getenv, nil), nil
+	return providersource.NewRegistry(client, m.Getenv, nil), nil
 }
 
 // trustsMirror reports whether the CLI configuration's provider_installation

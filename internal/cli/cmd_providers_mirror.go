@@ -11,11 +11,11 @@ import (
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/internal/mirror"
-	"github.com/tfdeps/tfdeps/internal/providerlock"
-	"github.com/tfdeps/tfdeps/internal/registry"
-	"github.com/tfdeps/tfdeps/internal/sources"
 	"github.com/tfdeps/tfdeps/lockfile"
+	"github.com/tfdeps/tfdeps/providerlock"
+	"github.com/tfdeps/tfdeps/providermirror"
+	"github.com/tfdeps/tfdeps/providersource"
+	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/requirements"
 	"github.com/tfdeps/tfdeps/versions"
 )
@@ -84,11 +84,11 @@ func runProvidersMirror(m *Meta, args []string) int {
 	defer stop()
 	cfg := loadCLIConfig(m, m.cliConfigOptions())
 	client := limitedRegistryClient(m, cfg, *parallelism)
-	b := &mirror.Builder{
-		Source: sources.NewMemoize(sources.NewRegistry(client, m.Getenv, nil)), Client: client,
+	b := &providermirror.Builder{
+		Source: providersource.NewMemoize(providersource.NewRegistry(client, m.Getenv, nil)), Client: client,
 		Target: fs.Arg(0), Parallelism: *parallelism,
 	}
-	req := mirror.Request{Requirements: reqs, Platforms: platforms, Locked: map[addrs.Provider]versions.Version{}}
+	req := providermirror.Request{Requirements: reqs, Platforms: platforms, Locked: map[addrs.Provider]versions.Version{}}
 	for _, l := range locks.Providers() {
 		req.Locked[l.Provider()] = l.Version()
 	}
@@ -141,10 +141,10 @@ func mirrorConsistency(reqs map[addrs.Provider]versions.Constraints, locks *lock
 		"To update the locked dependency selections to match a changed configuration, run:\n  tofu init -upgrade\n got:%v", errs))}
 }
 
-func mirrorEvents(m *Meta) *mirror.Events {
+func mirrorEvents(m *Meta) *providermirror.Events {
 	fl := m.Flavour
 	out := m.Stdout
-	return &mirror.Events{
+	return &providermirror.Events{
 		Skipping: func(p addrs.Provider) {
 			fmt.Fprintf(out, "- Skipping %s because it is built in to %s CLI\n", p.ForDisplayIn(fl), fl.Product())
 		},

@@ -13,10 +13,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/internal/serve"
 	"github.com/tfdeps/tfdeps/internal/serve/storage"
-	"github.com/tfdeps/tfdeps/internal/sources"
+	"github.com/tfdeps/tfdeps/providersource"
+	"github.com/tfdeps/tfdeps/registry"
 )
 
 const serveUsage = `
@@ -179,7 +179,7 @@ func serveOptions(m *Meta, f serveFlags, logger *slog.Logger) (serve.Options, er
 	base := registry.Settings{Getenv: m.Getenv, Environ: m.Environ, EmulatedVersion: m.Version(), UserAgent: m.userAgent(), Flavour: m.Flavour}
 	return serve.Options{
 		Upstreams:      splitList(f.upstream),
-		Registry:       sources.RegistrySettings(cfg, base),
+		Registry:       providersource.RegistrySettings(cfg, base),
 		ReadTokens:     read,
 		PublishTokens:  publish,
 		Logger:         logger,

@@ -11,9 +11,9 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/internal/installer"
-	"github.com/tfdeps/tfdeps/internal/registry"
-	"github.com/tfdeps/tfdeps/internal/sources"
+	"github.com/tfdeps/tfdeps/providerinstall"
+	"github.com/tfdeps/tfdeps/providersource"
+	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/versions"
 )
 
@@ -37,7 +37,7 @@ func isCanceled(err error) bool {
 func queryFailureDiags(fl flavour.Flavour, p addrs.Provider, err error, suggest func(addrs.Provider) string) hcl.Diagnostics {
 	const query = "Failed to query available provider packages"
 	var (
-		notFound *sources.NotFoundError
+		notFound *providersource.NotFoundError
 		unknown  *registry.ProviderUnknownError
 		noReg    *registry.NoProviderRegistryError
 	)
@@ -74,7 +74,7 @@ func noRegistryDetail(p addrs.Provider, e *registry.NoProviderRegistryError) str
 
 // fetchFailureDiag returns the diagnostic of a failed install (I10–I13,
 // I16).
-func fetchFailureDiag(fl flavour.Flavour, p addrs.Provider, v versions.Version, err error, reqs installer.Requirements, tofuVersion string) *hcl.Diagnostic {
+func fetchFailureDiag(fl flavour.Flavour, p addrs.Provider, v versions.Version, err error, reqs providerinstall.Requirements, tofuVersion string) *hcl.Diagnostic {
 	const incompatible = "Incompatible provider version"
 	var (
 		proto    *registry.ProtocolUnsupportedError
@@ -86,7 +86,7 @@ func fetchFailureDiag(fl flavour.Flavour, p addrs.Provider, v versions.Version, 
 	case errors.As(err, &platform):
 		return errorDiag(incompatible, platformDetail(p, v, platform))
 	}
-	var pe *installer.ProviderError
+	var pe *providerinstall.ProviderError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
@@ -127,7 +127,7 @@ func platformDetail(p addrs.Provider, v versions.Version, e *registry.PlatformUn
 
 // cacheLinkDiag is I15.
 func cacheLinkDiag(fl flavour.Flavour, p addrs.Provider, v versions.Version, err error) *hcl.Diagnostic {
-	var pe *installer.ProviderError
+	var pe *providerinstall.ProviderError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}

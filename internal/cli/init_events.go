@@ -10,8 +10,8 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/internal/installer"
-	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/providerinstall"
+	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/versions"
 )
 
@@ -25,7 +25,7 @@ const signingNotice = "\nProviders are signed by their developers.\n" +
 // the diagnostics they imply, to be printed at the end.
 type initEvents struct {
 	view        initView
-	reqs        installer.Requirements
+	reqs        providerinstall.Requirements
 	tofuVersion string
 	// flavour words addresses for display.
 	flavour flavour.Flavour
@@ -56,10 +56,10 @@ func (e *initEvents) line(kind string, p addrs.Provider, v versions.Version, for
 	e.view.Event(kind, p.ForDisplayIn(e.flavour), version, fmt.Sprintf(format, args...))
 }
 
-func (e *initEvents) events() *installer.Events {
+func (e *initEvents) events() *providerinstall.Events {
 	var none versions.Version
-	return &installer.Events{
-		PendingProviders: func(installer.Requirements) {
+	return &providerinstall.Events{
+		PendingProviders: func(providerinstall.Requirements) {
 			e.view.Event("init_providers", "", "", initProvidersText)
 		},
 		BuiltInAvailable: func(p addrs.Provider) {
@@ -130,7 +130,7 @@ func (e *initEvents) queryFailure(p addrs.Provider, err error) {
 	}
 }
 
-func (e *initEvents) installed(p addrs.Provider, v versions.Version, auth *installer.AuthResult) {
+func (e *initEvents) installed(p addrs.Provider, v versions.Version, auth *providerinstall.AuthResult) {
 	if e.flavour == flavour.Terraform {
 		e.terraformInstalled(p, v, auth)
 		return

@@ -5,7 +5,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/versions"
 )
 

@@ -10,11 +10,11 @@ import (
 
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/internal/modules"
+	"github.com/tfdeps/tfdeps/moduleinstall"
 )
 
 // init -from-module=SOURCE copies a module into the working directory
-// before initialising it (modules.InstallFromModule): the directory must
+// before initialising it (moduleinstall.InstallFromModule): the directory must
 // have no configuration files (with Terraform, no test files either) and,
 // for the copy itself, nothing at all but .terraform. The copy's progress
 // is shown as the module installer's, without directories; a blank line
@@ -37,7 +37,7 @@ const (
 
 // initFromModule runs -from-module when it was given; stop reports that
 // init ends here with exit code code (everything printed).
-func (r *initRun) initFromModule(ctx context.Context, reg modules.Registry) (code int, stop bool) {
+func (r *initRun) initFromModule(ctx context.Context, reg moduleinstall.Registry) (code int, stop bool) {
 	src := r.opts.fromModule
 	if src == "" {
 		return 0, false
@@ -50,7 +50,7 @@ func (r *initRun) initFromModule(ctx context.Context, reg modules.Registry) (cod
 	mi := &moduleInstall{m: r.m, registry: reg, view: r.view}
 	o := mi.options(nil)
 	o.Events = fromModuleEvents{moduleEvents{view: r.view, flavour: r.m.Flavour}}
-	diags := modules.InstallFromModule(ctx, src, o)
+	diags := moduleinstall.InstallFromModule(ctx, src, o)
 	if errors.Is(ctx.Err(), context.Canceled) {
 		if r.m.Flavour == flavour.Terraform {
 			diags = append(diags, errorDiag(fromModuleCanceledText, ""))

@@ -12,12 +12,12 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tfdeps/tfdeps/cliconfig"
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/internal/cliconfig"
-	"github.com/tfdeps/tfdeps/internal/modules"
-	"github.com/tfdeps/tfdeps/internal/modules/manifest"
-	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/moduleinstall"
+	"github.com/tfdeps/tfdeps/moduleinstall/manifest"
+	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/requirements"
 )
 
@@ -158,7 +158,7 @@ type moduleInstall struct {
 	m        *Meta
 	testsDir string
 	upgrade  bool
-	registry modules.Registry
+	registry moduleinstall.Registry
 	view     initView
 	// vars are the loader options carrying the root module's variable
 	// values (-var, -var-file, tfvars, TF_VAR_).
@@ -178,7 +178,7 @@ func (mi *moduleInstall) loadRoot() (*config.Module, hcl.Diagnostics) {
 // rootDiags (those of loading root, which Terraform's installer reports
 // as its own).
 func (mi *moduleInstall) install(ctx context.Context, root *config.Module, rootDiags hcl.Diagnostics) hcl.Diagnostics {
-	diags := modules.Install(ctx, root, mi.options(rootDiags))
+	diags := moduleinstall.Install(ctx, root, mi.options(rootDiags))
 	if errors.Is(ctx.Err(), context.Canceled) {
 		diags = append(diags, errorDiag("Module installation canceled", "Module installation was canceled by an interrupt signal."))
 	}
@@ -186,12 +186,12 @@ func (mi *moduleInstall) install(ctx context.Context, root *config.Module, rootD
 }
 
 // options are the installer's options for this run.
-func (mi *moduleInstall) options(rootDiags hcl.Diagnostics) modules.Options {
-	var cache *modules.Cache
+func (mi *moduleInstall) options(rootDiags hcl.Diagnostics) moduleinstall.Options {
+	var cache *moduleinstall.Cache
 	if d := moduleCacheDir(mi.m); d != "" {
-		cache = modules.OpenCache(d)
+		cache = moduleinstall.OpenCache(d)
 	}
-	return modules.Options{
+	return moduleinstall.Options{
 		ModsDir:     modulesDir(mi.m),
 		Parallelism: moduleParallelism(mi.m),
 		Upgrade:     mi.upgrade,
@@ -199,7 +199,7 @@ func (mi *moduleInstall) options(rootDiags hcl.Diagnostics) modules.Options {
 		// One client for every http(s) package of the run, on the registry
 		// client's connection pool, so connections are reused (OpenTofu also
 		// shares one per installation).
-		Getters: modules.GetterOptions{HTTPClient: &http.Client{Transport: mi.transport()}},
+		Getters: moduleinstall.GetterOptions{HTTPClient: &http.Client{Transport: mi.transport()}},
 		Cache:   cache,
 		Config:  mi.loadOptions(),
 		// Observed with tofu 1.12.6: get writes no manifest after errors
@@ -236,7 +236,7 @@ func (mi *moduleInstall) transport() http.RoundTripper {
 // initModules is init's module phase (modules.md §1 steps 1–6). It
 // returns the warnings to show at the end and whether init must stop
 // (everything already printed).
-func (r *initRun) initModules(ctx context.Context, registry modules.Registry, vars []config.Option) (hcl.Diagnostics, bool) {
+func (r *initRun) initModules(ctx context.Context, registry moduleinstall.Registry, vars []config.Option) (hcl.Diagnostics, bool) {
 	mi := &moduleInstall{m: r.m, testsDir: r.opts.testsDir, upgrade: r.opts.upgrade, registry: registry, view: r.view, vars: vars}
 	root, diags := mi.loadRoot()
 	if r.m.Flavour == flavour.Terraform && root != nil && r.opts.get && hasModuleCalls(root) {
@@ -440,7 +440,7 @@ func (mi *moduleInstall) loadOptions() []config.Option {
 }
 
 // newModuleRegistry adapts the registry client to the module installer.
-func newModuleRegistry(m *Meta, cfg *cliconfig.Config) modules.Registry {
+func newModuleRegistry(m *Meta, cfg *cliconfig.Config) moduleinstall.Registry {
 	return newRegistryClient(m, cfg)
 }
 

@@ -11,8 +11,8 @@ import (
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/internal/installer"
-	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/providerinstall"
+	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/requirements"
 )
 
@@ -31,7 +31,7 @@ func loadRequirements(m *Meta, testsDir, statePath string, extra ...config.Optio
 // providerAddressDiags checks the required providers (init.md §2.3):
 // legacy addresses (I1) and several hashicorp/opentofu providers of one
 // type (I2).
-func providerAddressDiags(fl flavour.Flavour, reqs installer.Requirements) hcl.Diagnostics {
+func providerAddressDiags(fl flavour.Flavour, reqs providerinstall.Requirements) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	byType := map[string][]string{}
 	for _, p := range sortedRequirementAddrs(reqs) {
@@ -149,7 +149,7 @@ func (s *suggester) inferredDiag(p addrs.Provider) *hcl.Diagnostic {
 	return d
 }
 
-func sortedRequirementAddrs(reqs installer.Requirements) []addrs.Provider {
+func sortedRequirementAddrs(reqs providerinstall.Requirements) []addrs.Provider {
 	ps := make([]addrs.Provider, 0, len(reqs))
 	for p := range reqs {
 		ps = append(ps, p)

@@ -10,12 +10,12 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/cliconfig"
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/internal/cliconfig"
-	"github.com/tfdeps/tfdeps/internal/installer"
-	"github.com/tfdeps/tfdeps/internal/registry"
-	"github.com/tfdeps/tfdeps/internal/sources"
+	"github.com/tfdeps/tfdeps/providerinstall"
+	"github.com/tfdeps/tfdeps/providersource"
+	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/requirements"
 )
 
@@ -43,10 +43,10 @@ func (m *Meta) cliConfigOptions() cliconfig.Options {
 func loadCLIConfig(m *Meta, opts cliconfig.Options) *cliconfig.Config {
 	cfg, diags := cliconfig.Load(opts)
 	printProblems(m, cliconfig.ProblemsHeader, cliconfig.ProblemsFooter(m.Flavour), diags)
-	_, srcDiags := sources.Build(sources.BuildOptions{
+	_, srcDiags := providersource.Build(providersource.BuildOptions{
 		Config: cfg, CLI: opts, Registry: newRegistryClient(m, cfg), Getenv: m.Getenv,
 	})
-	printProblems(m, sources.ProblemsHeader, sources.ProblemsFooter(m.Flavour), srcDiags)
+	printProblems(m, providersource.ProblemsHeader, providersource.ProblemsFooter(m.Flavour), srcDiags)
 	return cfg
 }
 
@@ -89,12 +89,12 @@ func dataDir(m *Meta) string {
 	if d := m.Getenv("TF_DATA_DIR"); d != "" {
 		return d
 	}
-	return installer.DefaultDataDir
+	return providerinstall.DefaultDataDir
 }
 
 // newRegistryClient is the process's registry client.
 func newRegistryClient(m *Meta, cfg *cliconfig.Config) *registry.Client {
-	return registry.New(sources.RegistrySettings(cfg, m.registrySettings()))
+	return registry.New(providersource.RegistrySettings(cfg, m.registrySettings()))
 }
 
 // registrySettings are the registry client settings of the process before
@@ -112,26 +112,26 @@ func (m *Meta) registrySettings() registry.Settings {
 }
 
 // newInstaller builds the installer for the working directory.
-func newInstaller(m *Meta, cfg *cliconfig.Config, src installer.Source, client *registry.Client) (*installer.Installer, error) {
+func newInstaller(m *Meta, cfg *cliconfig.Config, src providerinstall.Source, client *registry.Client) (*providerinstall.Installer, error) {
 	platform, err := addrs.ParsePlatform(m.Platform)
 	if err != nil {
 		return nil, err
 	}
-	in := &installer.Installer{
+	in := &providerinstall.Installer{
 		Source:                src,
-		Target:                installer.ProvidersDir(m.Getenv("TF_DATA_DIR")),
+		Target:                providerinstall.ProvidersDir(m.Getenv("TF_DATA_DIR")),
 		CacheMayBreakLockFile: cfg.PluginCacheMayBreakDependencyLockFile,
 		Platform:              platform,
 		Unmanaged:             reattachedProviders(m.Getenv("TF_REATTACH_PROVIDERS")),
 		// Terraform has no such variable: it always requires a signature.
 		EnforceGPG: m.Flavour != flavour.Terraform && m.Getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true",
 		Downloader: client,
-		MemoDir:    installer.DefaultMemoDir(os.UserCacheDir),
+		MemoDir:    providerinstall.DefaultMemoDir(os.UserCacheDir),
 		Flavour:    m.Flavour,
-		LockDir:    installer.DefaultLockDir(os.UserCacheDir),
+		LockDir:    providerinstall.DefaultLockDir(os.UserCacheDir),
 	}
 	if cfg.PluginCacheDir != "" && !sameDir(cfg.PluginCacheDir, in.Target.Base()) {
-		cache := installer.NewDir(cfg.PluginCacheDir)
+		cache := providerinstall.NewDir(cfg.PluginCacheDir)
 		in.Cache = &cache
 	}
 	return in, nil

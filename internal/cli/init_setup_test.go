@@ -3,8 +3,8 @@ package cli
 import (
 	"testing"
 
+	"github.com/tfdeps/tfdeps/cliconfig"
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/internal/cliconfig"
 )
 
 // TestEnforceGPGOnlyOpenTofu: OPENTOFU_ENFORCE_GPG_VALIDATION=true makes

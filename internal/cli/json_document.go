@@ -9,8 +9,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/tfdeps/tfdeps/internal/cliconfig"
-	"github.com/tfdeps/tfdeps/internal/sources"
+	"github.com/tfdeps/tfdeps/cliconfig"
+	"github.com/tfdeps/tfdeps/providersource"
 	"github.com/tfdeps/tfdeps/requirements"
 )
 
@@ -114,7 +114,7 @@ func printFailureDocument(m *Meta, diags hcl.Diagnostics) int {
 // document. It always returns a usable configuration.
 func readCLIConfig(m *Meta, opts cliconfig.Options) (*cliconfig.Config, hcl.Diagnostics) {
 	cfg, diags := cliconfig.Load(opts)
-	_, srcDiags := sources.Build(sources.BuildOptions{
+	_, srcDiags := providersource.Build(providersource.BuildOptions{
 		Config: cfg, CLI: opts, Registry: newRegistryClient(m, cfg), Getenv: m.Getenv,
 	})
 	return cfg, append(diags, srcDiags...)

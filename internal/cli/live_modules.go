@@ -1,19 +1,19 @@
 package cli
 
 import (
-	"github.com/tfdeps/tfdeps/internal/modules"
+	"github.com/tfdeps/tfdeps/moduleinstall"
 )
 
 // liveModuleFetches shows the module packages being fetched on the
 // status line of view's live display; nil (no events) when view has
 // none, so nothing changes for the other views.
-func liveModuleFetches(view initView) *modules.FetchEvents {
+func liveModuleFetches(view initView) *moduleinstall.FetchEvents {
 	d := liveOf(view)
 	if d == nil {
 		return nil
 	}
 	key := func(pkg string) string { return "module " + pkg }
-	return &modules.FetchEvents{
+	return &moduleinstall.FetchEvents{
 		Started:  func(pkg string) { d.started(key(pkg), plainLabel(pkg)) },
 		Bytes:    func(pkg string, done, total int64) { d.progress(key(pkg), plainLabel(pkg), done, total) },
 		Finished: func(pkg string, _ error) { d.finished(key(pkg)) },

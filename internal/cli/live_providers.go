@@ -6,9 +6,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
-	"github.com/tfdeps/tfdeps/internal/mirror"
-	"github.com/tfdeps/tfdeps/internal/providerlock"
-	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/providerlock"
+	"github.com/tfdeps/tfdeps/providermirror"
+	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/versions"
 )
 
@@ -106,7 +106,7 @@ func closeLockView(view lockView) {
 // mirrorLive wraps the events of providers mirror for its live display:
 // each line is printed with the status line out of the way, and the
 // downloads in progress show on it.
-func mirrorLive(m *Meta, d *liveDisplay, ev *mirror.Events) *mirror.Events {
+func mirrorLive(m *Meta, d *liveDisplay, ev *providermirror.Events) *providermirror.Events {
 	out := *ev
 	out.Skipping = func(p addrs.Provider) { d.print(func() { ev.Skipping(p) }) }
 	out.Mirroring = func(p addrs.Provider) { d.print(func() { ev.Mirroring(p) }) }

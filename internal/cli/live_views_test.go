@@ -12,9 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tfdeps/tfdeps/addrs"
-	"github.com/tfdeps/tfdeps/internal/modules"
-	"github.com/tfdeps/tfdeps/internal/providerlock"
-	"github.com/tfdeps/tfdeps/internal/registry"
+	"github.com/tfdeps/tfdeps/moduleinstall"
+	"github.com/tfdeps/tfdeps/providerlock"
+	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/versions"
 )
 
@@ -219,7 +219,7 @@ func TestLiveViewsOnTerminal(t *testing.T) {
 
 // modulesFetchEventsNone stands for the fetch events the plain view does
 // not have.
-var modulesFetchEventsNone = modules.FetchEvents{
+var modulesFetchEventsNone = moduleinstall.FetchEvents{
 	Started:  func(string) {},
 	Bytes:    func(string, int64, int64) {},
 	Finished: func(string, error) {},

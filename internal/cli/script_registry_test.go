@@ -14,8 +14,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/tfdeps/tfdeps/internal/installer"
 	"github.com/tfdeps/tfdeps/internal/registrytest"
+	"github.com/tfdeps/tfdeps/providerinstall"
 )
 
 // TestRegistryScripts runs the scripts of testdata/registry against a fake
@@ -192,7 +192,7 @@ func cmdFakeMirror(ts *testscript.TestScript, neg bool, args []string) {
 	zipPath := filepath.Join(typeDir, name)
 	ts.Check(fetchFile(s, fmt.Sprintf("%s/files/%s/%s/%s/%s", s.URL(), ns, typ, version, name), zipPath))
 	if args[0] == "unpacked" {
-		_, err := installer.ExtractFile(context.Background(), zipPath, filepath.Join(typeDir, version, platform), installer.ExtractOptions{})
+		_, err := providerinstall.ExtractFile(context.Background(), zipPath, filepath.Join(typeDir, version, platform), providerinstall.ExtractOptions{})
 		ts.Check(err)
 		ts.Check(os.Remove(zipPath))
 	}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/internal/registrytest"
+	"github.com/tfdeps/tfdeps/registry"
 )
 
 var updateScripts = flag.Bool("update-scripts", false, "rewrite the expected output in testdata/script/*.txtar from the actual output")

@@ -15,5 +15,5 @@
 // caller that can stream should stream instead (no whole-size buffer).
 //
 // The package owns no zip handling: sizes, CRC-32 and limits are the
-// caller's (internal/installer's unzip).
+// caller's (providerinstall's unzip).
 package inflate

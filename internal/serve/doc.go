@@ -17,7 +17,7 @@
 // Prometheus metrics and structured access logs.
 //
 // It does not speak the registry protocol as a client, authenticate
-// packages or hash archives itself: internal/sources and internal/registry
+// packages or hash archives itself: providersource and registry
 // do, over a transport this package guards. It does not read flags or CLI
 // configuration files: the command passes Options in.
 package serve

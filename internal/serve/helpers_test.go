@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/internal/registrytest"
 	"github.com/tfdeps/tfdeps/internal/serve/storage"
+	"github.com/tfdeps/tfdeps/registry"
 )
 
 const upstreamHost = "registry.opentofu.org"

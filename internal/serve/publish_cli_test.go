@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/internal/registrytest"
 	"github.com/tfdeps/tfdeps/internal/serve"
 	"github.com/tfdeps/tfdeps/internal/serve/storage"
+	"github.com/tfdeps/tfdeps/registry"
 )
 
 // startRegistry starts a server that accepts publishing with token "p".

@@ -17,8 +17,8 @@ import (
 	"github.com/opentofu/svchost"
 	"golang.org/x/sync/singleflight"
 
-	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/internal/serve/storage"
+	"github.com/tfdeps/tfdeps/registry"
 )
 
 // DefaultUpstreams are the registries mirrored when none are configured.

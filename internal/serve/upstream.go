@@ -8,8 +8,8 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/hashes"
-	"github.com/tfdeps/tfdeps/internal/registry"
-	"github.com/tfdeps/tfdeps/internal/sources"
+	"github.com/tfdeps/tfdeps/providersource"
+	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/versions"
 )
 
@@ -18,7 +18,7 @@ import (
 // through the dial guard.
 type upstream struct {
 	client *registry.Client
-	source *sources.Registry
+	source *providersource.Registry
 	getenv func(string) string
 }
 
@@ -26,7 +26,7 @@ func newUpstream(client *registry.Client, getenv func(string) string) *upstream 
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	return &upstream{client: client, source: sources.NewRegistry(client, getenv, nil), getenv: getenv}
+	return &upstream{client: client, source: providersource.NewRegistry(client, getenv, nil), getenv: getenv}
 }
 
 // versions lists the provider's versions with their platforms.
@@ -35,12 +35,12 @@ func (u *upstream) versions(ctx context.Context, p addrs.Provider) (*registry.Ve
 }
 
 // registryMeta finds one package and returns the registry's metadata.
-func (u *upstream) registryMeta(ctx context.Context, p addrs.Provider, v versions.Version, pl addrs.Platform) (sources.PackageMeta, *registry.PackageMeta, error) {
+func (u *upstream) registryMeta(ctx context.Context, p addrs.Provider, v versions.Version, pl addrs.Platform) (providersource.PackageMeta, *registry.PackageMeta, error) {
 	meta, err := u.source.PackageMeta(ctx, p, v, pl)
 	if err != nil {
 		return meta, nil, err
 	}
-	ra, ok := meta.Authentication.(*sources.RegistryAuthentication)
+	ra, ok := meta.Authentication.(*providersource.RegistryAuthentication)
 	if !ok || ra.Meta == nil {
 		return meta, nil, fmt.Errorf("registry source gave no registry metadata for %s %s %s", p, v, pl)
 	}
@@ -167,7 +167,7 @@ func (u *upstream) fetch(ctx context.Context, p addrs.Provider, v versions.Versi
 	if err != nil {
 		return nil, err
 	}
-	loc, ok := meta.Location.(sources.HTTPURL)
+	loc, ok := meta.Location.(providersource.HTTPURL)
 	if !ok {
 		return nil, fmt.Errorf("unexpected package location %T", meta.Location)
 	}

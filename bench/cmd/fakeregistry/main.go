@@ -23,8 +23,8 @@ import (
 	"time"
 
 	"github.com/tfdeps/tfdeps/addrs"
-	"github.com/tfdeps/tfdeps/internal/registry"
 	"github.com/tfdeps/tfdeps/internal/registrytest"
+	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/versions"
 )
 

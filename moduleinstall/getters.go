@@ -1,0 +1,55 @@
+package moduleinstall
+
+import (
+	"net/http"
+
+	getter "github.com/hashicorp/go-getter"
+)
+
+// decompressors are OpenTofu's archive formats (modules.md §4.1).
+func decompressors() map[string]getter.Decompressor {
+	return map[string]getter.Decompressor{
+		"bz2":      new(getter.Bzip2Decompressor),
+		"gz":       new(getter.GzipDecompressor),
+		"xz":       new(getter.XzDecompressor),
+		"zip":      new(getter.ZipDecompressor),
+		"tar.bz2":  new(getter.TarBzip2Decompressor),
+		"tar.tbz2": new(getter.TarBzip2Decompressor),
+		"tar.gz":   new(getter.TarGzipDecompressor),
+		"tgz":      new(getter.TarGzipDecompressor),
+		"tar.xz":   new(getter.TarXzDecompressor),
+		"txz":      new(getter.TarXzDecompressor),
+	}
+}
+
+// GetterOptions configure the getters that talk to the network.
+type GetterOptions struct {
+	// HTTPClient is used by the http and https getters (nil: a default
+	// client honouring SSL_CERT_FILE through the system pool).
+	HTTPClient *http.Client
+	// S3 and GCS replace the getters for those schemes (tests point them
+	// at fakes); nil keeps go-getter's.
+	S3, GCS getter.Getter
+}
+
+// getters returns OpenTofu's getter set. OCI is refused with a clear
+// error (fetchRemote), not fetched.
+func getters(o GetterOptions) map[string]getter.Getter {
+	hg := &getter.HttpGetter{Client: o.HTTPClient, Netrc: true, XTerraformGetLimit: 10}
+	m := map[string]getter.Getter{
+		"file":  new(getter.FileGetter),
+		"gcs":   new(getter.GCSGetter),
+		"git":   new(getter.GitGetter),
+		"hg":    new(getter.HgGetter),
+		"http":  hg,
+		"https": hg,
+		"s3":    new(getter.S3Getter),
+	}
+	if o.S3 != nil {
+		m["s3"] = o.S3
+	}
+	if o.GCS != nil {
+		m["gcs"] = o.GCS
+	}
+	return m
+}

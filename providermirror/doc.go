@@ -1,0 +1,18 @@
+// Package mirror builds a provider mirror directory as "tofu providers
+// mirror" does: each required provider's package for each requested
+// platform, downloaded from its origin registry and authenticated, placed
+// in the packed layout (HOST/NAMESPACE/TYPE/terraform-provider-TYPE_VERSION_OS_ARCH.zip),
+// then an index.json per provider and a VERSION.json per version, so that
+// the directory is both a filesystem mirror and a static network mirror.
+//
+// Beyond OpenTofu: every VERSION.json entry lists the archive's "zh:" and
+// "h1:" hashes (OpenTofu lists only what the registry reported for
+// archives downloaded in the same run, else only the "h1:"), so clients of
+// the mirror can lock every platform without downloading; and a package
+// already in the target directory that passes the registry's
+// authentication is not downloaded again.
+//
+// It does not read configuration or lock files and does not print; the
+// CLI passes the requirements and selections in and renders Events and
+// Problems.
+package providermirror
