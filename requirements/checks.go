@@ -212,8 +212,9 @@ func hasProviderBlockNamed(m *config.Module, name string) bool {
 }
 
 // CheckChildModules reports what OpenTofu reports for child modules while
-// it loads them into the tree: a backend block is ignored (warning) and
-// import blocks are not allowed (error, at the first one). Errors here stop
+// it loads them into the tree: a backend block is ignored (warning; in the
+// Terraform flavour a cloud block too) and import blocks are not allowed
+// (error, at the first one). Errors here stop
 // Check, as OpenTofu's tree-building errors do.
 func CheckChildModules(tree *config.Tree) hcl.Diagnostics {
 	var diags hcl.Diagnostics
@@ -236,6 +237,15 @@ func CheckChildModules(tree *config.Tree) hcl.Diagnostics {
 				Summary:  "Backend configuration ignored",
 				Detail:   "Any selected backend applies to the entire configuration, so OpenTofu expects " + expects + " configurations only in the root module.\n\nThis is a warning rather than an error because it's sometimes convenient to temporarily call a root module as a child module for testing purposes, but this backend configuration block will have no effect.",
 				Subject:  b.DeclRange.Ptr(),
+			})
+		}
+		if c := t.Module.Cloud; c != nil && t.Module.Flavour() == flavour.Terraform {
+			// Terraform warns about a cloud block too; OpenTofu says nothing.
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Cloud configuration ignored",
+				Detail:   "A cloud configuration block applies to the entire configuration, so Terraform expects 'cloud' blocks to only be in the root module.\n\nThis is a warning rather than an error because it's sometimes convenient to temporarily call a root module as a child module for testing purposes, but this cloud configuration block will have no effect.",
+				Subject:  c.DeclRange.Ptr(),
 			})
 		}
 		if len(t.Module.Imports) > 0 {
