@@ -4,6 +4,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // Options says how Load reads the configuration and the state.
@@ -70,7 +71,13 @@ func Load(dir string, opts Options) (*Result, hcl.Diagnostics) {
 		// that loaded and built without errors.
 		diags = append(diags, reqDiags...)
 	}
-	if !rootDiags.HasErrors() {
+	// Terraform loads the modules of test runs only once the module tree
+	// built without errors; OpenTofu loads them whenever the root did.
+	testRuns := !rootDiags.HasErrors()
+	if tree != nil && tree.Module != nil && tree.Module.Flavour() == flavour.Terraform {
+		testRuns = testRuns && !buildDiags.HasErrors() && !childDiags.HasErrors()
+	}
+	if testRuns {
 		diags = append(diags, collectTestRuns(res, dir, testRunOptions(opts.Config), opts.LocalModulesFromDisk)...)
 	}
 	if opts.StateFile != "" {
