@@ -21,7 +21,7 @@ tfdeps=$(realpath "$1"); ref=$(realpath "$2"); shift 2
 read -r -a flags <<<"${REALWORLD_TFDEPS_FLAGS:-}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/realworld.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-norm() { sed 's/[├└│]──* *//; s/^[ │]*//' "$1" | sort; }
+norm() { perl -Mutf8 -CSD -pe 's/[├└│]─+ *//; s/^[ │\x{a0}]*//' "$1" | sort; }
 summaries() { grep -E '^(Error|Warning): ' "$1"; }
 run() { # NAME DIR COMMAND...
   local name=$1 dir=$2; shift 2
