@@ -60,7 +60,14 @@ type Module struct {
 	document           *Document
 	static             *staticEvaluator
 	flavour            flavour.Flavour
-	coreConstraints    []*hcl.Attribute
+	// deferInit keeps the static evaluation's diagnostics (module sources
+	// and versions) in initDiags for the tree builder instead of returning
+	// them with the root module's: terraform evaluates module sources while
+	// it builds the tree, after its checks of the root variables' values
+	// (WithRootVariableValues, Terraform flavour, root module only).
+	deferInit       bool
+	initDiags       hcl.Diagnostics
+	coreConstraints []*hcl.Attribute
 }
 
 // Flavour is the product the module was loaded as (WithFlavour).
@@ -183,7 +190,11 @@ func (m *Module) assemble(primary, overrides []*File) hcl.Diagnostics {
 	for _, f := range overrides {
 		diags = append(diags, m.mergeFile(f)...)
 	}
-	diags = append(diags, m.staticEval()...)
+	if sd := m.staticEval(); m.deferInit {
+		m.initDiags = sd
+	} else {
+		diags = append(diags, sd...)
+	}
 	for _, name := range m.RequiredProviders.Order {
 		rp := m.RequiredProviders.RequiredProviders[name]
 		if _, ok := m.ProviderLocalNames[rp.Type]; !ok && !rp.Type.IsZero() {

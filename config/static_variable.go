@@ -25,6 +25,11 @@ func (s staticScope) variable(name string, rng hcl.Range) (cty.Value, hcl.Diagno
 		// other is unknown there (see unknownAtInit).
 		return cty.DynamicVal, nil
 	}
+	if s.eval.mod.flavour == flavour.Terraform && len(s.eval.call.path) == 0 && s.eval.lacksValue(v) {
+		// Terraform never asks for a const variable: one without a value
+		// is its "No value for required variable" (MissingConstVariables).
+		return cty.DynamicVal, nil
+	}
 	if v.ConstSet && !v.Const {
 		return cty.NilVal, hcl.Diagnostics{errorDiag("Unable to use variable in static context", fmt.Sprintf("The variable %q cannot be used in a static context, because it is declared as \"const = false\".", v.Name), &rng)}
 	}

@@ -166,6 +166,11 @@ func LoadTreeWith(dir string, w ModuleWalker, opts ...Option) (tree *Tree, rootD
 			return tree, rootDiags, nil
 		}
 	}
+	if root.initDiags.HasErrors() {
+		// A module source or version terraform cannot evaluate stops
+		// it before any module is loaded.
+		return tree, rootDiags, root.initDiags
+	}
 	tree, buildDiags = BuildTree(root, w, opts...)
-	return tree, rootDiags, buildDiags
+	return tree, rootDiags, append(root.initDiags, buildDiags...)
 }

@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"slices"
-	"sort"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -79,18 +78,7 @@ func (m *Module) RootVariableValueDiags() hcl.Diagnostics {
 	if inFiles > 2 {
 		diags = append(diags, warningDiag("Values for undeclared variables", fmt.Sprintf("In addition to the other similar warnings shown, %d other variable(s) defined without being declared.", inFiles-2), nil))
 	}
-	order := m.fileOrder()
-	var missing []*Variable
-	for _, v := range m.Variables {
-		if v.Const && m.static.lacksValue(v) {
-			missing = append(missing, v)
-		}
-	}
-	sort.Slice(missing, func(i, j int) bool { return rangeLess(missing[i].DeclRange, missing[j].DeclRange, order) })
-	for _, v := range missing {
-		diags = append(diags, noValueForConst(v))
-	}
-	return diags
+	return append(diags, m.MissingConstVariables()...)
 }
 
 // noValueForConst is Terraform's error for a const root variable that has
