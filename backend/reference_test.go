@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -88,9 +90,11 @@ func caseFitsFlavour(t *testing.T, c goldenCase, f flavour.Flavour) bool {
 //     backend. A configuration that differs from the binary's makes it
 //     stop with "Backend configuration changed" instead.
 //   - "accept", for backends that cannot even be configured offline
-//     (remote, cloud): tfdeps' state file is put in place and bin
-//     state list must not ask for init (the hash and the configuration
-//     match) before it fails to reach the backend; the file is tfdeps'.
+//     (remote, cloud, pg): tfdeps' state file is put in place and bin
+//     state list must not ask for init (the configuration matches)
+//     before it fails to reach the backend; the file is tfdeps'. The
+//     binary's trace log names the hash it computed for the block, which
+//     must be tfdeps' (state list does not compare hashes itself).
 func referenceState(t *testing.T, f flavour.Flavour, bin string, c goldenCase) []byte {
 	t.Helper()
 	endpoint, env := startFake(t, c)
@@ -123,6 +127,9 @@ func referenceState(t *testing.T, f flavour.Flavour, bin string, c goldenCase) [
 			cmdArgs = append(cmdArgs, "-backend-config="+a)
 		}
 	}
+	if mode == "accept" {
+		env = append(env, "TF_LOG=trace")
+	}
 	out, err := runReference(t, bin, dir, endpoint, c, env, cmdArgs)
 	switch mode {
 	case "init":
@@ -145,8 +152,17 @@ func referenceState(t *testing.T, f flavour.Flavour, bin string, c goldenCase) [
 	if mode == "rehash" && bytes.Contains(got, []byte(`"hash": 0`)) {
 		t.Fatalf("%s did not rewrite the state file:\n%s", bin, out)
 	}
-	if mode == "accept" && !bytes.Equal(got, ours) {
-		t.Fatalf("%s changed the state file", bin)
+	if mode == "accept" {
+		if !bytes.Equal(got, ours) {
+			t.Fatalf("%s changed the state file", bin)
+		}
+		st, err := ParseState(ours)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := tracedHash(out); h != strconv.FormatUint(st.Backend.Hash, 10) {
+			t.Fatalf("%s computed the hash %q for the block, tfdeps %d:\n%s", bin, h, st.Backend.Hash, out)
+		}
 	}
 	if endpoint != "" {
 		got = bytes.ReplaceAll(got, []byte(endpoint), []byte("@ENDPOINT@"))
@@ -175,4 +191,17 @@ func runReference(t *testing.T, bin, dir, endpoint string, c goldenCase, env, ar
 		}
 	}
 	return cmd.CombinedOutput()
+}
+
+// tracedHashLine is the line of a reference binary's trace log that
+// names the hash it computed for the backend or cloud block.
+var tracedHashLine = regexp.MustCompile(`built configuration for "[^"]*" backend with hash value (\d+)`)
+
+// tracedHash returns the hash a trace log names ("" when none).
+func tracedHash(out []byte) string {
+	m := tracedHashLine.FindSubmatch(out)
+	if m == nil {
+		return ""
+	}
+	return string(m[1])
 }
