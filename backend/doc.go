@@ -8,9 +8,11 @@
 //
 // The schemas are data (schemas/opentofu.json, schemas/terraform.json),
 // read from each product's source code and checked against its binary:
-// every argument and nested block with its type. OpenTofu v1.12.6's file
-// holds every built-in backend and the cloud block; Terraform v1.15.9's
-// holds only local and http so far. Configure decodes a
+// every argument and nested block with its type. Each file holds every
+// backend its product builds in and the cloud block (Terraform v1.15.9
+// adds oci, its own object-storage backend; its cloud block's
+// workspaces.tags is of no fixed type, a list of names or a map of
+// key-value tags, and is saved with its type). Configure decodes a
 // block with every argument optional, as the products do, then lays the
 // -backend-config values over it in command-line order: a file (HCL, or
 // JSON when its name ends in .json) replaces the arguments it sets and

@@ -3,9 +3,12 @@ package backend
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -88,9 +91,13 @@ func caseFitsFlavour(t *testing.T, c goldenCase, f flavour.Flavour) bool {
 //     backend. A configuration that differs from the binary's makes it
 //     stop with "Backend configuration changed" instead.
 //   - "accept", for backends that cannot even be configured offline
-//     (remote, cloud): tfdeps' state file is put in place and bin
-//     state list must not ask for init (the hash and the configuration
-//     match) before it fails to reach the backend; the file is tfdeps'.
+//     (remote, cloud, pg, settings that need a network to check):
+//     tfdeps' state file is put in place with hash 0 and bin state list,
+//     finding the hashes differ, compares the saved configuration with
+//     the block's: it must not ask for init (they are equal) before it
+//     fails to reach the backend. The binary's trace log names the hash
+//     it computed for the block, which must be tfdeps'. The file is
+//     tfdeps'.
 func referenceState(t *testing.T, f flavour.Flavour, bin string, c goldenCase) []byte {
 	t.Helper()
 	endpoint, env := startFake(t, c)
@@ -108,9 +115,7 @@ func referenceState(t *testing.T, f flavour.Flavour, bin string, c goldenCase) [
 		if err != nil {
 			t.Fatal(err)
 		}
-		if mode == "rehash" {
-			st.Backend.Hash = 0
-		}
+		st.Backend.Hash = 0
 		if err := WriteState(f, dataDir, st); err != nil {
 			t.Fatal(err)
 		}
@@ -122,6 +127,9 @@ func referenceState(t *testing.T, f flavour.Flavour, bin string, c goldenCase) [
 		for _, a := range args {
 			cmdArgs = append(cmdArgs, "-backend-config="+a)
 		}
+	}
+	if mode == "accept" {
+		env = append(env, "TF_LOG=trace")
 	}
 	out, err := runReference(t, bin, dir, endpoint, c, env, cmdArgs)
 	switch mode {
@@ -145,8 +153,18 @@ func referenceState(t *testing.T, f flavour.Flavour, bin string, c goldenCase) [
 	if mode == "rehash" && bytes.Contains(got, []byte(`"hash": 0`)) {
 		t.Fatalf("%s did not rewrite the state file:\n%s", bin, out)
 	}
-	if mode == "accept" && !bytes.Equal(got, ours) {
-		t.Fatalf("%s changed the state file", bin)
+	if mode == "accept" {
+		st, err := ParseState(ours)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := tracedHash(out); h != strconv.FormatUint(st.Backend.Hash, 10) {
+			t.Fatalf("%s computed the hash %q for the block, tfdeps %d:\n%s", bin, h, st.Backend.Hash, out)
+		}
+		if !bytes.Contains(out, []byte(fmt.Sprintf("using already-initialized %q backend configuration", st.Backend.Type))) {
+			t.Fatalf("%s did not find the saved configuration equal to the block's:\n%s", bin, out)
+		}
+		got = ours
 	}
 	if endpoint != "" {
 		got = bytes.ReplaceAll(got, []byte(endpoint), []byte("@ENDPOINT@"))
@@ -175,4 +193,17 @@ func runReference(t *testing.T, bin, dir, endpoint string, c goldenCase, env, ar
 		}
 	}
 	return cmd.CombinedOutput()
+}
+
+// tracedHashLine is the line of a reference binary's trace log that
+// names the hash it computed for the backend or cloud block.
+var tracedHashLine = regexp.MustCompile(`built configuration for "[^"]*" backend with hash value (\d+)`)
+
+// tracedHash returns the hash a trace log names ("" when none).
+func tracedHash(out []byte) string {
+	m := tracedHashLine.FindSubmatch(out)
+	if m == nil {
+		return ""
+	}
+	return string(m[1])
 }

@@ -14,7 +14,8 @@ import (
 // schema makes a decoder whose type is the schema's implied type.
 func TestSchemaData(t *testing.T) {
 	want := map[flavour.Flavour][]string{
-		flavour.OpenTofu: {"azurerm", "cloud", "consul", "cos", "gcs", "http", "inmem", "kubernetes", "local", "oss", "pg", "remote", "s3"},
+		flavour.OpenTofu:  {"azurerm", "cloud", "consul", "cos", "gcs", "http", "inmem", "kubernetes", "local", "oss", "pg", "remote", "s3"},
+		flavour.Terraform: {"azurerm", "cloud", "consul", "cos", "gcs", "http", "inmem", "kubernetes", "local", "oci", "oss", "pg", "remote", "s3"},
 	}
 	for _, f := range []flavour.Flavour{flavour.OpenTofu, flavour.Terraform} {
 		types := Types(f)

@@ -1,0 +1,6 @@
+terraform {
+  backend "gcs" {
+    bucket                  = "tfstate"
+    access_token            = "fake-token"
+  }
+}
