@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"bytes"
 	"context"
 	"crypto/md5"
 	"encoding/base64"
@@ -21,6 +22,8 @@ import (
 	awsvalidation "github.com/hashicorp/aws-sdk-go-base/v2/validation"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
 // The s3 backend keeps the default workspace's state at key in bucket
@@ -149,8 +152,17 @@ func openS3(ctx context.Context, s settings) (remoteClient, hcl.Diagnostics) {
 	region := s.string("region", "AWS_REGION", "AWS_DEFAULT_REGION")
 	opts := []func(*awsconfig.LoadOptions) error{
 		awsconfig.WithRegion(region),
-		awsconfig.WithHTTPClient(s.o.httpClient()),
 		awsconfig.WithRetryMaxAttempts(s.integer("max_retries", "", 5)),
+	}
+	if s.o.HTTPClient != nil {
+		opts = append(opts, awsconfig.WithHTTPClient(s.o.HTTPClient))
+	}
+	if f, ok := s.str("custom_ca_bundle", "AWS_CA_BUNDLE"); ok {
+		b, err := regfile.ReadFileMax(f, maxCredentialsSize)
+		if err != nil {
+			return nil, hcl.Diagnostics{sourceless(fmt.Sprintf("loading configuration: %s", err))}
+		}
+		opts = append(opts, awsconfig.WithCustomCABundle(bytes.NewReader(b)))
 	}
 	if p := s.string("profile"); p != "" {
 		opts = append(opts, awsconfig.WithSharedConfigProfile(p))
