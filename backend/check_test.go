@@ -17,6 +17,7 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/cloudfake"
 )
 
 // savedFrom decodes a backend block's body (src, in file main.tf) as
@@ -293,12 +294,12 @@ func TestValidateS3(t *testing.T) {
 }
 
 func TestCheckGCS(t *testing.T) {
-	fake := newFakeGCS("states")
-	fake.put("states", "app/default.tfstate", `{"version":4,"serial":1}`)
-	fake.put("states", "app/blue.tfstate", `{"version":4,"serial":2}`)
-	fake.put("states", "app/blue.tflock", `{}`)
-	fake.put("states", "app/sub/red.tfstate", `{}`)
-	fake.put("states", "other.tfstate", `{}`)
+	fake := cloudfake.NewGCS("states")
+	fake.Put("states", "app/default.tfstate", `{"version":4,"serial":1}`)
+	fake.Put("states", "app/blue.tfstate", `{"version":4,"serial":2}`)
+	fake.Put("states", "app/blue.tflock", `{}`)
+	fake.Put("states", "app/sub/red.tfstate", `{}`)
+	fake.Put("states", "other.tfstate", `{}`)
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
 	cases := []struct {
@@ -359,5 +360,84 @@ func TestValidateGCS(t *testing.T) {
 	_, diags := Open(context.Background(), rec, CheckOptions{Flavour: flavour.OpenTofu})
 	if diff := cmp.Diff([]string{"the string provided in credentials is neither valid json nor a valid file path"}, diagTexts(diags)); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}
+
+func TestCheckAzure(t *testing.T) {
+	fake := cloudfake.NewAzure("acct/states")
+	fake.Put("acct/states", "app.tfstate", `{"version":4,"serial":1}`)
+	fake.Put("acct/states", "app.tfstateenv:blue", `{"version":4,"serial":2}`)
+	fake.Put("acct/states", "app.tfstateenv:dir/x", `{}`)
+	fake.Put("acct/states", "other.tfstateenv:red", `{}`)
+	proxy, err := cloudfake.StartProxy(fake)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer proxy.Close()
+	cases := []struct {
+		name, container, ws string
+		wantList            []string
+		wantListErr         string
+		want                string
+	}{
+		{name: "default", container: "states", wantList: []string{"default", "blue"}, want: `{"version":4,"serial":1}`},
+		{name: "workspace", container: "states", ws: "blue", wantList: []string{"default", "blue"}, want: `{"version":4,"serial":2}`},
+		{name: "absent", container: "states", ws: "green", wantList: []string{"default", "blue"}},
+		{name: "no container", container: "missing", wantListErr: "error listing blobs: "},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			body := fmt.Sprintf("storage_account_name = \"acct\"\ncontainer_name = %q\nkey = \"app.tfstate\"\naccess_key = \"ZmFrZQ==\"\nmetadata_host = \"metadata.%s\"", c.container, cloudfake.Domain)
+			rec, _ := savedFrom(t, "azurerm", body)
+			ctx := context.Background()
+			r, diags := Open(ctx, rec, CheckOptions{Flavour: flavour.OpenTofu, Getenv: env(), HTTPClient: proxy.Client()})
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			list, err := r.Workspaces(ctx)
+			if c.wantListErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), c.wantListErr) {
+					t.Fatalf("Workspaces: got %v, want %q", err, c.wantListErr)
+				}
+				return
+			}
+			if diff := cmp.Diff(c.wantList, list); err != nil || diff != "" {
+				t.Fatalf("Workspaces: %v (-want +got):\n%s", err, diff)
+			}
+			ws := c.ws
+			if ws == "" {
+				ws = "default"
+			}
+			got, err := r.OpenState(ctx, ws)
+			if err != nil || string(got) != c.want {
+				t.Fatalf("got %q, %v; want %q", got, err, c.want)
+			}
+		})
+	}
+}
+
+func TestValidateAzure(t *testing.T) {
+	cases := []struct {
+		name, body string
+		want       []string
+	}{
+		{name: "required", body: `key = "k"`, want: []string{`"container_name": required field is not set`, `"storage_account_name": required field is not set`}},
+		{name: "account", body: "storage_account_name = \"Bad_Name\"\ncontainer_name = \"c1c\"\nkey = \"k\"", want: []string{"invalid storage account name: Azure requires a storage account name consists of 3-24 lowercase characters and numbers only. See documentation here: https://learn.microsoft.com/en-us/azure/azure-resource-manager/management/resource-name-rules#microsoftstorage"}},
+		{name: "hyphens", body: "storage_account_name = \"acct\"\ncontainer_name = \"a--b\"\nkey = \"k\"", want: []string{"invalid storage container name: Hyphens in a storage container name must be nonconsecutive. See documentation here: https://learn.microsoft.com/en-us/azure/azure-resource-manager/management/resource-name-rules#microsoftstorage"}},
+		{name: "ok", body: "storage_account_name = \"acct\"\ncontainer_name = \"states\"\nkey = \"k\""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec, b := savedFrom(t, "azurerm", c.body)
+			got := diagTexts(Validate(rec, CheckOptions{Flavour: flavour.OpenTofu, Block: b}))
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+		})
+	}
+	rec, _ := savedFrom(t, "azurerm", "storage_account_name = \"acct\"\ncontainer_name = \"states\"\nkey = \"k\"")
+	_, diags := Open(context.Background(), rec, CheckOptions{Flavour: flavour.OpenTofu})
+	if len(diags) != 1 || !strings.HasPrefix(diags[0].Summary, "tfdeps -backend-check reaches an azurerm backend with access_key or sas_token") {
+		t.Errorf("without credentials: got %v", diagTexts(diags))
 	}
 }

@@ -1,4 +1,10 @@
-package backend
+// Package cloudfake holds in-memory stand-ins for the cloud storage
+// services the backends of package backend contact, for tests: the
+// subset of Cloud Storage and Azure Blob Storage that reading a state
+// needs, and an HTTPS proxy that serves them under their real-looking
+// host names (so that a client which builds its own URLs, as the azurerm
+// backend does, reaches the fake). Nothing here is used outside tests.
+package cloudfake
 
 import (
 	"crypto/md5"
@@ -12,35 +18,34 @@ import (
 	"sync"
 )
 
-// fakeGCS speaks the subset of Cloud Storage that reading a state needs:
+// GCS speaks the subset of Cloud Storage that reading a state needs:
 // the JSON API's object listing (prefix, delimiter) and object metadata,
 // and the XML API's object download. Buckets and objects live in memory;
 // an unknown bucket or object is a 404 as Cloud Storage answers it.
-type fakeGCS struct {
+type GCS struct {
 	mu      sync.Mutex
 	buckets map[string]map[string][]byte
-	// requests logs each request's method and path.
-	requests []string
 }
 
-func newFakeGCS(buckets ...string) *fakeGCS {
-	f := &fakeGCS{buckets: map[string]map[string][]byte{}}
+// NewGCS is a Cloud Storage holding the given empty buckets.
+func NewGCS(buckets ...string) *GCS {
+	f := &GCS{buckets: map[string]map[string][]byte{}}
 	for _, b := range buckets {
 		f.buckets[b] = map[string][]byte{}
 	}
 	return f
 }
 
-func (f *fakeGCS) put(bucket, name, content string) {
+// Put stores an object.
+func (f *GCS) Put(bucket, name, content string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.buckets[bucket][name] = []byte(content)
 }
 
-func (f *fakeGCS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (f *GCS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.requests = append(f.requests, r.Method+" "+r.URL.Path)
 	p := r.URL.EscapedPath()
 	if rest, ok := strings.CutPrefix(p, "/storage/v1/b/"); ok {
 		bucket, objPath, _ := strings.Cut(rest, "/o")
@@ -76,7 +81,7 @@ func (f *fakeGCS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write(data)
 }
 
-func (f *fakeGCS) list(w http.ResponseWriter, r *http.Request, bucket string, objs map[string][]byte) {
+func (f *GCS) list(w http.ResponseWriter, r *http.Request, bucket string, objs map[string][]byte) {
 	prefix, delim := r.URL.Query().Get("prefix"), r.URL.Query().Get("delimiter")
 	var names []string
 	for n := range objs {
