@@ -55,9 +55,26 @@ type CheckOptions struct {
 	// clone of http.DefaultTransport). A backend that sets TLS options
 	// clones the client's transport when it is an *http.Transport.
 	HTTPClient *http.Client
-	// Block, when not nil, is the block the settings were decoded from:
-	// diagnostics about one of its arguments point at it.
-	Block *Block
+	// Body, when not nil, is the body the settings were decoded from
+	// (ConfiguredBody): diagnostics about one of its arguments point at
+	// it.
+	Body hcl.Body
+}
+
+// ConfiguredBody is the body Configure decodes for block b: the block
+// with the -backend-config overrides merged over it. Diagnostics about an
+// argument point where its value came from: the block, a file, or the
+// command line.
+func ConfiguredBody(f flavour.Flavour, b *Block, o Options) hcl.Body {
+	s, ok := Lookup(f, b.Type)
+	if !ok {
+		return b.Body
+	}
+	override, diags := overrideBody(o.Overrides, s, &o)
+	if diags.HasErrors() || override == nil {
+		return b.Body
+	}
+	return mergeBody{base: b.Body, override: override}
 }
 
 func (o *CheckOptions) getenv(name string) string {
@@ -335,17 +352,16 @@ func (s settings) stringMap(name string) map[string]string {
 	return out
 }
 
-// errorAt is an error about argument name: with the block known, its
-// subject is the argument's value, or the block's body when the argument
-// is not written there (set by -backend-config or unset).
+// errorAt is an error about argument name: with the body known, its
+// subject is the argument's value, or the body itself when the argument
+// is unset.
 func (s settings) errorAt(name, summary, detail string) *hcl.Diagnostic {
 	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
-	if b := s.o.Block; b != nil && b.Body != nil {
-		content, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: name}}})
-		if a, ok := content.Attributes[name]; ok {
+	if b := s.o.Body; b != nil {
+		d.Subject = b.MissingItemRange().Ptr()
+		content, _, _ := b.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: name}}})
+		if a, ok := content.Attributes[name]; content != nil && ok {
 			d.Subject = a.Expr.Range().Ptr()
-		} else {
-			d.Subject = b.Body.MissingItemRange().Ptr()
 		}
 	}
 	return d

@@ -19,6 +19,7 @@ import (
 	s3types "github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/logging"
 	awsvalidation "github.com/hashicorp/aws-sdk-go-base/v2/validation"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -153,6 +154,9 @@ func openS3(ctx context.Context, s settings) (remoteClient, hcl.Diagnostics) {
 	opts := []func(*awsconfig.LoadOptions) error{
 		awsconfig.WithRegion(region),
 		awsconfig.WithRetryMaxAttempts(s.integer("max_retries", "", 5)),
+		// The SDK's own warnings (a response without a checksum) are
+		// logged by the products only at TF_LOG levels.
+		awsconfig.WithLogger(logging.Nop{}),
 	}
 	if s.o.HTTPClient != nil {
 		opts = append(opts, awsconfig.WithHTTPClient(s.o.HTTPClient))

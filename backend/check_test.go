@@ -157,7 +157,7 @@ func TestValidateHTTP(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rec, b := savedFrom(t, "http", c.body)
-			got := diagTexts(Validate(rec, CheckOptions{Flavour: flavour.OpenTofu, Getenv: c.env, Block: b}))
+			got := diagTexts(Validate(rec, CheckOptions{Flavour: flavour.OpenTofu, Getenv: c.env, Body: b.Body}))
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("diagnostics (-want +got):\n%s", diff)
 			}
@@ -285,7 +285,7 @@ func TestValidateS3(t *testing.T) {
 			if getenv == nil {
 				getenv = env()
 			}
-			got := diagTexts(Validate(rec, CheckOptions{Flavour: flavour.OpenTofu, Getenv: getenv, Block: b}))
+			got := diagTexts(Validate(rec, CheckOptions{Flavour: flavour.OpenTofu, Getenv: getenv, Body: b.Body}))
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("diagnostics (-want +got):\n%s", diff)
 			}
@@ -352,7 +352,7 @@ func TestCheckGCS(t *testing.T) {
 
 func TestValidateGCS(t *testing.T) {
 	rec, b := savedFrom(t, "gcs", `prefix = "p"`)
-	got := diagTexts(Validate(rec, CheckOptions{Flavour: flavour.OpenTofu, Block: b}))
+	got := diagTexts(Validate(rec, CheckOptions{Flavour: flavour.OpenTofu, Body: b.Body}))
 	if diff := cmp.Diff([]string{`"bucket": required field is not set`}, got); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
@@ -429,7 +429,7 @@ func TestValidateAzure(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rec, b := savedFrom(t, "azurerm", c.body)
-			got := diagTexts(Validate(rec, CheckOptions{Flavour: flavour.OpenTofu, Block: b}))
+			got := diagTexts(Validate(rec, CheckOptions{Flavour: flavour.OpenTofu, Body: b.Body}))
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("diagnostics (-want +got):\n%s", diff)
 			}

@@ -38,7 +38,7 @@ type checkedBackend struct {
 
 // backendCheckOptions are the effects package backend uses for this run.
 func (r *initRun) backendCheckOptions() backend.CheckOptions {
-	return backend.CheckOptions{Flavour: r.m.Flavour, Getenv: r.m.Getenv, Block: r.backend.block}
+	return backend.CheckOptions{Flavour: r.m.Flavour, Getenv: r.m.Getenv, Body: r.backend.body}
 }
 
 // backendCheck validates rec's settings as the backend does when it is

@@ -32,10 +32,10 @@ type backendPhase struct {
 	// unconfigured is set for a backend whose schema tfdeps does not
 	// know: nothing was recorded, and the local state is read as before.
 	unconfigured bool
-	// block is the root module's backend block (for the places of the
-	// backend's diagnostics); checked the backend contacted with
-	// -backend-check.
-	block   *backend.Block
+	// body is the backend block with -backend-config merged (for the
+	// places of the backend's diagnostics); checked the backend contacted
+	// with -backend-check.
+	body    hcl.Body
 	checked *checkedBackend
 }
 
@@ -61,7 +61,6 @@ func (r *initRun) initBackend(root *config.Module) (stop bool) {
 		return false
 	}
 	block := backend.BlockOf(root)
-	r.backend.block = block
 	if block != nil && (block.Cloud || schemaUnknown(r.m.Flavour, block.Type)) {
 		if _, ok := backend.Lookup(r.m.Flavour, block.Type); !ok {
 			// Not configured by tfdeps (yet): only the files are checked.
@@ -87,6 +86,7 @@ func (r *initRun) initBackend(root *config.Module) (stop bool) {
 		}
 		var diags hcl.Diagnostics
 		settings, diags = backend.Configure(r.m.Flavour, block, backend.Options{Overrides: overrides, Parser: parser})
+		r.backend.body = backend.ConfiguredBody(r.m.Flavour, block, backend.Options{Overrides: overrides, Parser: parser})
 		if k, ok := r.view.(interface{ keepSource(*hcl.File, string) }); ok {
 			for name, f := range parser.Files() {
 				k.keepSource(f, name)
