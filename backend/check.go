@@ -360,8 +360,10 @@ func (s settings) errorAt(name, summary, detail string) *hcl.Diagnostic {
 	if b := s.o.Body; b != nil {
 		d.Subject = b.MissingItemRange().Ptr()
 		content, _, _ := b.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: name}}})
-		if a, ok := content.Attributes[name]; content != nil && ok {
-			d.Subject = a.Expr.Range().Ptr()
+		if content != nil {
+			if a, ok := content.Attributes[name]; ok {
+				d.Subject = a.Expr.Range().Ptr()
+			}
 		}
 	}
 	return d
