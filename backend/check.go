@@ -103,8 +103,9 @@ func (o *CheckOptions) transport() *http.Transport {
 // Remote is a backend configured to be contacted.
 type Remote struct {
 	// Type is the backend type.
-	Type string
-	c    remoteClient
+	Type    string
+	flavour flavour.Flavour
+	c       remoteClient
 }
 
 // remoteClient is one backend type's client.
@@ -174,7 +175,7 @@ func Open(ctx context.Context, rec *SavedBackend, o CheckOptions) (*Remote, hcl.
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	return &Remote{Type: rec.Type, c: c}, diags
+	return &Remote{Type: rec.Type, flavour: o.Flavour, c: c}, diags
 }
 
 // Workspaces lists the backend's workspaces: "default" first, the others
@@ -218,7 +219,8 @@ func (e *StateReadError) Unwrap() error { return e.Err }
 // create an empty state, tfdeps writes nothing). The error is a
 // *StateReadError. The s3 backend first lists the workspaces; gcs and
 // azurerm read the state while opening the workspace; http has the
-// default workspace only.
+// default workspace only, and reads it while opening it in Terraform's
+// flavour, after in OpenTofu's.
 func (r *Remote) OpenState(ctx context.Context, workspace string) ([]byte, error) {
 	opening := false
 	switch r.Type {
@@ -226,6 +228,7 @@ func (r *Remote) OpenState(ctx context.Context, workspace string) ([]byte, error
 		if workspace != "default" {
 			return nil, &StateReadError{Opening: true, Err: ErrWorkspacesNotSupported}
 		}
+		opening = r.flavour == flavour.Terraform
 	case "s3":
 		list, err := r.c.workspaces(ctx)
 		if err != nil {

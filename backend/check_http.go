@@ -13,6 +13,8 @@ import (
 
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // The http backend keeps one state (the default workspace) at an
@@ -32,8 +34,10 @@ type httpRemote struct {
 }
 
 // HTTPAddressMissing reports whether an http backend's settings leave its
-// address unset, in the block and in TF_HTTP_ADDRESS: the products then
-// ask for it (with input enabled) or fail with HTTPAddressRequired.
+// address unset, in the block and in TF_HTTP_ADDRESS: OpenTofu then asks
+// for it (with input enabled) or fails with HTTPAddressRequired;
+// Terraform, whose schema has the address optional, fails when it
+// configures the backend.
 func HTTPAddressMissing(rec *SavedBackend, o CheckOptions) bool {
 	schema, ok := Lookup(o.Flavour, "http")
 	if !ok || rec.Type != "http" {
@@ -48,7 +52,12 @@ func HTTPAddressMissing(rec *SavedBackend, o CheckOptions) bool {
 }
 
 // HTTPAddressRequired is the http backend's error for an unset address.
-const HTTPAddressRequired = `"address": required field is not set`
+func HTTPAddressRequired(f flavour.Flavour) string {
+	if f == flavour.Terraform {
+		return "address argument is required"
+	}
+	return `"address": required field is not set`
+}
 
 // validateHTTP checks the addresses, headers and TLS material.
 func validateHTTP(s settings) hcl.Diagnostics {
@@ -69,17 +78,27 @@ func httpSettings(s settings) (*httpRemote, error) {
 		username: s.string("username", "TF_HTTP_USERNAME"),
 		password: s.string("password", "TF_HTTP_PASSWORD"),
 	}
+	address, ok := s.str("address", "TF_HTTP_ADDRESS")
+	if !ok || address == "" {
+		return nil, errors.New(HTTPAddressRequired(s.o.Flavour))
+	}
 	var err error
-	h.address, err = url.Parse(s.string("address", "TF_HTTP_ADDRESS"))
+	h.address, err = url.Parse(address)
 	if err != nil {
 		return nil, fmt.Errorf("failed to parse address URL: %w", err)
 	}
 	if h.address.Scheme != "http" && h.address.Scheme != "https" {
 		return nil, errors.New("address must be HTTP or HTTPS")
 	}
+	// OpenTofu names the lock addresses in camel case in its errors,
+	// Terraform by their arguments.
+	lock, unlock := "lockAddress", "unlockAddress"
+	if s.o.Flavour == flavour.Terraform {
+		lock, unlock = "lock_address", "unlock_address"
+	}
 	for _, a := range []struct{ name, env, what string }{
-		{"lock_address", "TF_HTTP_LOCK_ADDRESS", "lockAddress"},
-		{"unlock_address", "TF_HTTP_UNLOCK_ADDRESS", "unlockAddress"},
+		{"lock_address", "TF_HTTP_LOCK_ADDRESS", lock},
+		{"unlock_address", "TF_HTTP_UNLOCK_ADDRESS", unlock},
 	} {
 		v := s.string(a.name, a.env)
 		if v == "" {

@@ -24,12 +24,18 @@ import (
 // init records it.
 func savedFrom(t *testing.T, typ, src string) (*SavedBackend, *Block) {
 	t.Helper()
-	f, diags := hclparse.NewParser().ParseHCL([]byte(src), "main.tf")
+	return savedFromIn(t, flavour.OpenTofu, typ, src)
+}
+
+// savedFromIn is savedFrom in flavour f.
+func savedFromIn(t *testing.T, f flavour.Flavour, typ, src string) (*SavedBackend, *Block) {
+	t.Helper()
+	file, diags := hclparse.NewParser().ParseHCL([]byte(src), "main.tf")
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	b := &Block{Type: typ, Body: f.Body}
-	s, diags := Configure(flavour.OpenTofu, b, Options{})
+	b := &Block{Type: typ, Body: file.Body}
+	s, diags := Configure(f, b, Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -158,6 +164,27 @@ func TestValidateHTTP(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			rec, b := savedFrom(t, "http", c.body)
 			got := diagTexts(Validate(rec, CheckOptions{Flavour: flavour.OpenTofu, Getenv: c.env, Body: b.Body}))
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestValidateHTTPTerraform checks the texts Terraform words its own way.
+func TestValidateHTTPTerraform(t *testing.T) {
+	cases := []struct {
+		name, body string
+		want       []string
+	}{
+		{name: "no address", body: ``, want: []string{"address argument is required"}},
+		{name: "lock scheme", body: "address = \"http://x/s\"\nlock_address = \"ftp://x/l\"", want: []string{"lock_address must be HTTP or HTTPS"}},
+		{name: "unlock scheme", body: "address = \"http://x/s\"\nunlock_address = \"ftp://x/l\"", want: []string{"unlock_address must be HTTP or HTTPS"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec, _ := savedFromIn(t, flavour.Terraform, "http", c.body)
+			got := diagTexts(Validate(rec, CheckOptions{Flavour: flavour.Terraform}))
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("diagnostics (-want +got):\n%s", diff)
 			}

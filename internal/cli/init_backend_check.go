@@ -133,19 +133,20 @@ func (r *initRun) remoteStateEmpty(saved *backend.SavedBackend) bool {
 // httpAddressInput handles an http backend configured without an
 // address (none in the block, -backend-config or TF_HTTP_ADDRESS): as
 // tofu init, it asks for one when input is enabled, recording the answer
-// with the settings; otherwise the backend's error.
+// with the settings; otherwise (and always in the Terraform flavour,
+// whose schema has the address optional) the backend's error.
 func (r *initRun) httpAddressInput(rec *backend.SavedBackend) *hcl.Diagnostic {
 	if !backend.HTTPAddressMissing(rec, r.backendCheckOptions()) {
 		return nil
 	}
-	required := errorDiag(backend.HTTPAddressRequired, "")
+	required := errorDiag(backend.HTTPAddressRequired(r.m.Flavour), "")
 	dec := json.NewDecoder(bytes.NewReader(rec.Config))
 	dec.UseNumber()
 	var cfg map[string]any
 	if err := dec.Decode(&cfg); err != nil || cfg == nil {
 		return required
 	}
-	if r.opts.json || !inputEnabled(r.m, r.opts.input) {
+	if r.opts.json || !inputEnabled(r.m, r.opts.input) || r.m.Flavour == flavour.Terraform {
 		return required
 	}
 	answer, ok := r.m.promptBackendArgument("address", "The address of the REST endpoint")
