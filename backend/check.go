@@ -372,6 +372,31 @@ func (s settings) errorAt(name, summary, detail string) *hcl.Diagnostic {
 	return d
 }
 
+// UnsupportedCredentialsError is a backend configured with credentials
+// tfdeps cannot use to contact it (the products can).
+type UnsupportedCredentialsError struct {
+	Type      string
+	Supported string
+}
+
+func (e *UnsupportedCredentialsError) Error() string {
+	return fmt.Sprintf("tfdeps reaches %s backends with %s only", e.Type, e.Supported)
+}
+
+// errorDiag is the diagnostic of an error configuring a backend: the
+// products' own texts are the summary; tfdeps' limits say what to do.
+func errorDiag(err error, f flavour.Flavour) *hcl.Diagnostic {
+	var uc *UnsupportedCredentialsError
+	if errors.As(err, &uc) {
+		return &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Backend not checked: unsupported credentials",
+			Detail:   fmt.Sprintf("%s. Run \"%s init\" to check this backend with its other credentials, or init without -backend-check.", uc.Error(), f.Command()),
+		}
+	}
+	return sourceless(err.Error())
+}
+
 // sourceless is an error with no place in the configuration: a problem
 // the backend found in its settings as a whole, or in reaching it.
 func sourceless(summary string) *hcl.Diagnostic {

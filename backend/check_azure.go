@@ -78,7 +78,7 @@ func openAzure(ctx context.Context, s settings) (remoteClient, hcl.Diagnostics) 
 	}
 	r, err := azureClient(ctx, s)
 	if err != nil {
-		return nil, hcl.Diagnostics{sourceless(err.Error())}
+		return nil, hcl.Diagnostics{errorDiag(err, s.o.Flavour)}
 	}
 	return r, nil
 }
@@ -115,7 +115,7 @@ func azureClient(ctx context.Context, s settings) (*azureRemote, error) {
 		}
 		return r, nil
 	}
-	return nil, errors.New("tfdeps -backend-check reaches an azurerm backend with access_key or sas_token (or ARM_ACCESS_KEY, ARM_SAS_TOKEN) only: run tofu init to check this backend with its other credentials")
+	return nil, &UnsupportedCredentialsError{Type: "azurerm", Supported: "access_key or sas_token (or ARM_ACCESS_KEY, ARM_SAS_TOKEN)"}
 }
 
 // azureCloud is the cloud configuration and storage suffix of an

@@ -58,7 +58,7 @@ func openGCS(ctx context.Context, s settings) (remoteClient, hcl.Diagnostics) {
 	}
 	r, err := gcsClient(ctx, s)
 	if err != nil {
-		return nil, hcl.Diagnostics{sourceless(err.Error())}
+		return nil, hcl.Diagnostics{errorDiag(err, s.o.Flavour)}
 	}
 	return r, nil
 }
@@ -69,7 +69,7 @@ func gcsClient(ctx context.Context, s settings) (*gcsRemote, error) {
 		r.prefix += "/"
 	}
 	if _, ok := s.str("impersonate_service_account", "GOOGLE_BACKEND_IMPERSONATE_SERVICE_ACCOUNT", "GOOGLE_IMPERSONATE_SERVICE_ACCOUNT"); ok {
-		return nil, errors.New("tfdeps -backend-check does not impersonate service accounts (impersonate_service_account): run tofu init to check this backend")
+		return nil, &UnsupportedCredentialsError{Type: "gcs", Supported: "access_token, credentials or application default credentials (not impersonate_service_account)"}
 	}
 	var opts []option.ClientOption
 	if token, ok := s.str("access_token", "GOOGLE_OAUTH_ACCESS_TOKEN"); ok {

@@ -464,7 +464,7 @@ func TestValidateAzure(t *testing.T) {
 	}
 	rec, _ := savedFrom(t, "azurerm", "storage_account_name = \"acct\"\ncontainer_name = \"states\"\nkey = \"k\"")
 	_, diags := Open(context.Background(), rec, CheckOptions{Flavour: flavour.OpenTofu})
-	if len(diags) != 1 || !strings.HasPrefix(diags[0].Summary, "tfdeps -backend-check reaches an azurerm backend with access_key or sas_token") {
+	if len(diags) != 1 || diags[0].Summary != "Backend not checked: unsupported credentials" || !strings.HasPrefix(diags[0].Detail, "tfdeps reaches azurerm backends with access_key or sas_token") {
 		t.Errorf("without credentials: got %v", diagTexts(diags))
 	}
 }
