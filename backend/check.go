@@ -26,15 +26,22 @@ import (
 // reports no state.
 //
 // The backends that can be contacted are http, s3, gcs and azurerm
-// (CheckTypes); the local backend's files are the caller's. Every effect
+// (CanCheck; http only in the Terraform flavour); the local backend's
+// files are the caller's. Every effect
 // is injected through CheckOptions: the environment, the HTTP client,
 // and the context that bounds each call.
 
-// CheckTypes are the backend types Open can contact.
-var checkTypes = map[string]bool{"http": true, "s3": true, "gcs": true, "azurerm": true}
+// checkTypes are the backend types Open can contact, by flavour: in
+// Terraform's, whose s3, gcs and azurerm backends word their errors
+// their own way, http only.
+var checkTypes = map[flavour.Flavour]map[string]bool{
+	flavour.OpenTofu:  {"http": true, "s3": true, "gcs": true, "azurerm": true},
+	flavour.Terraform: {"http": true},
+}
 
-// CanCheck reports whether Open can contact backends of type typ.
-func CanCheck(typ string) bool { return checkTypes[typ] }
+// CanCheck reports whether Open can contact backends of type typ in
+// flavour f.
+func CanCheck(f flavour.Flavour, typ string) bool { return checkTypes[f][typ] }
 
 // MaxStateSize bounds a state read from a backend.
 const MaxStateSize = 256 << 20
@@ -138,7 +145,7 @@ func Validate(rec *SavedBackend, o CheckOptions) hcl.Diagnostics {
 }
 
 func settingsOf(rec *SavedBackend, o *CheckOptions) (settings, hcl.Diagnostics) {
-	if !CanCheck(rec.Type) {
+	if !CanCheck(o.Flavour, rec.Type) {
 		return settings{}, hcl.Diagnostics{sourceless(fmt.Sprintf("tfdeps cannot contact backends of type %q", rec.Type))}
 	}
 	schema, ok := Lookup(o.Flavour, rec.Type)

@@ -21,7 +21,7 @@ import (
 // credentials and reachability of a remote backend are checked by the
 // first plan. With -backend-check init does what the reference tool does
 // with the backends package backend can contact (http, s3, gcs,
-// azurerm): it configures the backend, lists its workspaces to check the
+// azurerm; in the Terraform flavour http): it configures the backend, lists its workspaces to check the
 // selected one, and reads the selected workspace's state (for the
 // providers it records). The local backend's files are always read.
 // This file adapts package backend to init's steps and words.
@@ -51,7 +51,7 @@ func (r *initRun) backendCheck(rec *backend.SavedBackend) hcl.Diagnostics {
 			return hcl.Diagnostics{d}
 		}
 	}
-	if r.opts.backendCheck && backend.CanCheck(rec.Type) {
+	if r.opts.backendCheck && backend.CanCheck(r.m.Flavour, rec.Type) {
 		_, diags := r.openBackend(rec)
 		return diags
 	}
@@ -81,7 +81,7 @@ func (r *initRun) openBackend(rec *backend.SavedBackend) (*backend.Remote, hcl.D
 // -backend-check, a backend tfdeps cannot contact, or one without
 // workspaces).
 func (r *initRun) remoteWorkspaces(rec *backend.SavedBackend) (list []string, skip bool, diags hcl.Diagnostics) {
-	if !r.opts.backendCheck || !backend.CanCheck(rec.Type) {
+	if !r.opts.backendCheck || !backend.CanCheck(r.m.Flavour, rec.Type) {
 		return nil, true, nil
 	}
 	remote, diags := r.openBackend(rec)
@@ -116,7 +116,7 @@ the backend configuration.
 // backend holds nothing a migration would copy: the default workspace
 // only, its state absent or without resources and outputs.
 func (r *initRun) remoteStateEmpty(saved *backend.SavedBackend) bool {
-	if !r.opts.backendCheck || !backend.CanCheck(saved.Type) {
+	if !r.opts.backendCheck || !backend.CanCheck(r.m.Flavour, saved.Type) {
 		return false
 	}
 	list, _, diags := r.remoteWorkspaces(saved)
@@ -186,7 +186,7 @@ func (r *initRun) openRemoteState(rec *backend.SavedBackend, ws string) hcl.Diag
 	if rec.Type == "http" && ws != "default" {
 		return hcl.Diagnostics{r.stateDiag("Error loading state", backend.ErrWorkspacesNotSupported)}
 	}
-	if !r.opts.backendCheck || !backend.CanCheck(rec.Type) {
+	if !r.opts.backendCheck || !backend.CanCheck(r.m.Flavour, rec.Type) {
 		return nil
 	}
 	remote, diags := r.openBackend(rec)
