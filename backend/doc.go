@@ -27,8 +27,9 @@
 // a final newline; Terraform adds its version and indents by two spaces
 // without a final newline. Neither writes a serial or a lineage.
 //
-// The package does not configure backends, read or migrate their states,
-// nor check the values each backend validates for itself (required
-// arguments, allowed values, credentials): those need the backend's own
-// code, or a network.
+// Contacting a backend is separate (Validate, Open, Remote; files
+// check*.go): for http, s3, gcs and azurerm it checks the values the
+// backend validates for itself, its credentials, lists its workspaces
+// and reads a workspace's state, as init does with -backend-check. The
+// package never writes to a backend nor migrates states.
 package backend

@@ -70,10 +70,13 @@ Options:
                         would, init fails and says to run it.
 
   -backend-check        Contact the backend as "tofu init" does, for the
-                        backends tfdeps can reach (local, http): read the
-                        selected workspace's state. Without it, a remote
-                        backend's credentials and reachability are checked
-                        by the first plan.
+                        backends tfdeps can reach (local, http, s3, gcs,
+                        azurerm; with -compat=terraform, local and http):
+                        check its settings and credentials, list its
+                        workspaces and read the selected workspace's
+                        state; nothing is written to it. Without it, a
+                        remote backend's credentials and reachability are
+                        checked by the first plan.
 
   -lock=BOOL, -lock-timeout=DURATION, -ignore-remote-version
                         Accepted and validated as "tofu init" does; no

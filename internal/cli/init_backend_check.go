@@ -4,74 +4,149 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfdeps/tfdeps/backend"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // tfdeps records a backend's configuration without contacting it: the
 // credentials and reachability of a remote backend are checked by the
 // first plan. With -backend-check init does what the reference tool does
-// with the backends tfdeps can reach itself: the http backend's state is
-// read (as init reads it, for the providers it records), the local
-// backend's as always. Other backends are recorded unchecked.
+// with the backends package backend can contact (http, s3, gcs,
+// azurerm; in the Terraform flavour http): it configures the backend, lists its workspaces to check the
+// selected one, and reads the selected workspace's state (for the
+// providers it records). The local backend's files are always read.
+// This file adapts package backend to init's steps and words.
 
-// backendCheckTypes are the backend types -backend-check contacts.
-var backendCheckTypes = map[string]bool{"local": true, "http": true}
+// backendCheckTimeout bounds each contact with a backend.
+const backendCheckTimeout = 5 * time.Minute
 
-// maxRemoteStateSize bounds a remote state read with -backend-check.
-const maxRemoteStateSize = 256 << 20
+// checkedBackend is the backend contacted during this run, kept for the
+// steps after the one that configured it.
+type checkedBackend struct {
+	rec    *backend.SavedBackend
+	remote *backend.Remote
+}
+
+// backendCheckOptions are the effects package backend uses for this run.
+func (r *initRun) backendCheckOptions() backend.CheckOptions {
+	return backend.CheckOptions{Flavour: r.m.Flavour, Getenv: r.m.Getenv, Body: r.backend.body}
+}
 
 // backendCheck validates rec's settings as the backend does when it is
-// configured (before any request): for http, the addresses, methods and
-// headers. These checks need no network and are always made.
+// configured: for http, its addresses, methods and headers (always: no
+// request is needed); with -backend-check, the settings of every backend
+// tfdeps can contact, and its credentials.
 func (r *initRun) backendCheck(rec *backend.SavedBackend) hcl.Diagnostics {
-	if rec.Type != "http" {
-		return nil
+	if rec.Type == "http" {
+		if d := r.httpAddressInput(rec); d != nil {
+			return hcl.Diagnostics{d}
+		}
 	}
-	if d := r.httpAddressInput(rec); d != nil {
-		return hcl.Diagnostics{d}
+	if r.opts.backendCheck && backend.CanCheck(r.m.Flavour, rec.Type) {
+		_, diags := r.openBackend(rec)
+		return diags
 	}
-	_, err := r.httpSettings(rec)
-	if err != nil {
-		return hcl.Diagnostics{errorDiag(err.Error(), "")}
+	if rec.Type == "http" {
+		return backend.Validate(rec, r.backendCheckOptions())
 	}
 	return nil
+}
+
+// openBackend configures rec's backend for this run, once.
+func (r *initRun) openBackend(rec *backend.SavedBackend) (*backend.Remote, hcl.Diagnostics) {
+	if c := r.backend.checked; c != nil && c.rec == rec {
+		return c.remote, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), backendCheckTimeout)
+	defer cancel()
+	remote, diags := backend.Open(ctx, rec, r.backendCheckOptions())
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	r.backend.checked = &checkedBackend{rec: rec, remote: remote}
+	return remote, diags
+}
+
+// remoteWorkspaces lists the workspaces of rec's backend with
+// -backend-check; skip is set when there is nothing to check (no
+// -backend-check, a backend tfdeps cannot contact, or one without
+// workspaces).
+func (r *initRun) remoteWorkspaces(rec *backend.SavedBackend) (list []string, skip bool, diags hcl.Diagnostics) {
+	if !r.opts.backendCheck || !backend.CanCheck(r.m.Flavour, rec.Type) {
+		return nil, true, nil
+	}
+	remote, diags := r.openBackend(rec)
+	if diags.HasErrors() {
+		return nil, false, diags
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), backendCheckTimeout)
+	defer cancel()
+	list, err := remote.Workspaces(ctx)
+	switch {
+	case errors.Is(err, backend.ErrWorkspacesNotSupported):
+		return nil, true, nil
+	case err != nil:
+		return nil, false, hcl.Diagnostics{errorDiag("Failed to get existing workspaces: "+err.Error(), "")}
+	case len(list) == 0:
+		return nil, false, hcl.Diagnostics{errorDiag(strings.TrimSpace(fmt.Sprintf(errBackendNoWorkspaces, r.m.Flavour.Command())), "")}
+	}
+	return list, false, nil
+}
+
+// errBackendNoWorkspaces is the products' error for a backend without
+// any workspace.
+const errBackendNoWorkspaces = `
+No existing workspaces.
+
+Use the "%s workspace" command to create and select a new workspace.
+If the backend already contains existing workspaces, you may need to update
+the backend configuration.
+`
+
+// remoteStateEmpty reports, with -backend-check, whether a remote
+// backend holds nothing a migration would copy: the default workspace
+// only, its state absent or without resources and outputs.
+func (r *initRun) remoteStateEmpty(saved *backend.SavedBackend) bool {
+	if !r.opts.backendCheck || !backend.CanCheck(r.m.Flavour, saved.Type) {
+		return false
+	}
+	list, _, diags := r.remoteWorkspaces(saved)
+	if diags.HasErrors() || len(list) > 1 {
+		return false
+	}
+	remote, _ := r.openBackend(saved)
+	ctx, cancel := context.WithTimeout(context.Background(), backendCheckTimeout)
+	defer cancel()
+	body, err := remote.ReadState(ctx, "default")
+	return err == nil && (body == nil || !stateJSONHasContent(body))
 }
 
 // httpAddressInput handles an http backend configured without an
 // address (none in the block, -backend-config or TF_HTTP_ADDRESS): as
 // tofu init, it asks for one when input is enabled, recording the answer
-// with the settings; otherwise the backend's error.
+// with the settings; otherwise (and always in the Terraform flavour,
+// whose schema has the address optional) the backend's error.
 func (r *initRun) httpAddressInput(rec *backend.SavedBackend) *hcl.Diagnostic {
-	if r.m.Getenv("TF_HTTP_ADDRESS") != "" {
+	if !backend.HTTPAddressMissing(rec, r.backendCheckOptions()) {
 		return nil
 	}
+	required := errorDiag(backend.HTTPAddressRequired(r.m.Flavour), "")
 	dec := json.NewDecoder(bytes.NewReader(rec.Config))
 	dec.UseNumber()
 	var cfg map[string]any
 	if err := dec.Decode(&cfg); err != nil || cfg == nil {
-		return nil
+		return required
 	}
-	if a, ok := cfg["address"]; ok && a != nil {
-		return nil
-	}
-	required := errorDiag(`"address": required field is not set`, "")
-	if r.opts.json || !inputEnabled(r.m, r.opts.input) {
+	if r.opts.json || !inputEnabled(r.m, r.opts.input) || r.m.Flavour == flavour.Terraform {
 		return required
 	}
 	answer, ok := r.m.promptBackendArgument("address", "The address of the REST endpoint")
@@ -102,221 +177,45 @@ func (m *Meta) promptBackendArgument(name, description string) (string, bool) {
 
 // openRemoteState opens workspace ws of a remote backend, as init does
 // to read the providers its state records: the http backend has only
-// the default workspace; with -backend-check its state is read (kept in
-// r.remoteState for the provider requirements).
-func (r *initRun) openRemoteState(rec *backend.SavedBackend, ws string) *hcl.Diagnostic {
-	if rec.Type != "http" {
+// the default workspace (checked without -backend-check too); with
+// -backend-check the state is read (kept in r.remoteState for the
+// provider requirements). The products report a failure to open the
+// workspace as "Error loading state", to read its state as "Error
+// refreshing state" (Terraform: as one summary).
+func (r *initRun) openRemoteState(rec *backend.SavedBackend, ws string) hcl.Diagnostics {
+	if rec.Type == "http" && ws != "default" {
+		return hcl.Diagnostics{r.stateDiag("Error loading state", backend.ErrWorkspacesNotSupported)}
+	}
+	if !r.opts.backendCheck || !backend.CanCheck(r.m.Flavour, rec.Type) {
 		return nil
 	}
-	if ws != "default" {
-		return errorDiag("Error loading state", "workspaces not supported")
+	remote, diags := r.openBackend(rec)
+	if diags.HasErrors() {
+		return diags
 	}
-	if !r.opts.backendCheck {
-		return nil
-	}
-	hs, err := r.httpSettings(rec)
-	if err != nil {
-		return errorDiag("Error loading state", err.Error())
-	}
-	body, err := hs.get(context.Background())
-	if err != nil {
-		return errorDiag("Error refreshing state", err.Error())
+	ctx, cancel := context.WithTimeout(context.Background(), backendCheckTimeout)
+	defer cancel()
+	body, err := remote.OpenState(ctx, ws)
+	var se *backend.StateReadError
+	switch {
+	case errors.As(err, &se) && se.Opening:
+		return hcl.Diagnostics{r.stateDiag("Error loading state", se.Err)}
+	case errors.As(err, &se):
+		return hcl.Diagnostics{r.stateDiag("Error refreshing state", se.Err)}
+	case err != nil:
+		return hcl.Diagnostics{r.stateDiag("Error refreshing state", err)}
 	}
 	r.remoteState = body
 	return nil
 }
 
-// httpSettings are the http backend's settings, from its recorded
-// configuration and, for arguments left unset, the TF_HTTP_ variables.
-type httpSettings struct {
-	address            *url.URL
-	username, password string
-	headers            map[string]string
-	retryMax           int
-	waitMin, waitMax   time.Duration
-	client             *http.Client
-}
-
-func (r *initRun) httpSettings(rec *backend.SavedBackend) (*httpSettings, error) {
-	schema, ok := backend.Lookup(r.m.Flavour, "http")
-	if !ok {
-		return nil, errors.New("unknown backend type http")
+// stateDiag is the error of a workspace's state that cannot be opened or
+// read.
+func (r *initRun) stateDiag(summary string, err error) *hcl.Diagnostic {
+	if r.m.Flavour == flavour.Terraform {
+		return errorDiag(summary+": "+err.Error(), "")
 	}
-	v, err := rec.Value(schema)
-	if err != nil {
-		return nil, err
-	}
-	str := func(name, env, def string) string {
-		if v.Type().HasAttribute(name) {
-			if a := v.GetAttr(name); !a.IsNull() && a.Type() == cty.String {
-				return a.AsString()
-			}
-		}
-		if e := r.m.Getenv(env); e != "" {
-			return e
-		}
-		return def
-	}
-	num := func(name, env string, def int) int {
-		if v.Type().HasAttribute(name) {
-			if a := v.GetAttr(name); !a.IsNull() && a.Type() == cty.Number {
-				n, _ := a.AsBigFloat().Int64()
-				return int(n)
-			}
-		}
-		if e := r.m.Getenv(env); e != "" {
-			if n, err := strconv.Atoi(e); err == nil {
-				return n
-			}
-		}
-		return def
-	}
-	hs := &httpSettings{
-		username: str("username", "TF_HTTP_USERNAME", ""),
-		password: str("password", "TF_HTTP_PASSWORD", ""),
-		retryMax: num("retry_max", "TF_HTTP_RETRY_MAX", 2),
-		waitMin:  time.Duration(num("retry_wait_min", "TF_HTTP_RETRY_WAIT_MIN", 1)) * time.Second,
-		waitMax:  time.Duration(num("retry_wait_max", "TF_HTTP_RETRY_WAIT_MAX", 30)) * time.Second,
-	}
-	hs.address, err = url.Parse(str("address", "TF_HTTP_ADDRESS", ""))
-	if err != nil {
-		return nil, fmt.Errorf("failed to parse address URL: %w", err)
-	}
-	if hs.address.Scheme != "http" && hs.address.Scheme != "https" {
-		return nil, errors.New("address must be HTTP or HTTPS")
-	}
-	for _, a := range []struct{ name, env, what string }{
-		{"lock_address", "TF_HTTP_LOCK_ADDRESS", "lockAddress"},
-		{"unlock_address", "TF_HTTP_UNLOCK_ADDRESS", "unlockAddress"},
-	} {
-		s := str(a.name, a.env, "")
-		if s == "" {
-			continue
-		}
-		u, err := url.Parse(s)
-		if err != nil {
-			return nil, fmt.Errorf("failed to parse %s URL: %w", a.what, err)
-		}
-		if u.Scheme != "http" && u.Scheme != "https" {
-			return nil, fmt.Errorf("%s must be HTTP or HTTPS", a.what)
-		}
-	}
-	if v.Type().HasAttribute("headers") {
-		if h := v.GetAttr("headers"); !h.IsNull() && h.CanIterateElements() {
-			hs.headers = map[string]string{}
-			for it := h.ElementIterator(); it.Next(); {
-				k, val := it.Element()
-				name := k.AsString()
-				switch strings.ToLower(name) {
-				case "authorization":
-					if hs.username != "" {
-						return nil, fmt.Errorf("headers %q cannot be set when providing username", name)
-					}
-				case "content-type", "content-md5":
-					return nil, fmt.Errorf("headers %q is reserved", name)
-				}
-				if !val.IsNull() && val.Type() == cty.String {
-					hs.headers[name] = val.AsString()
-				}
-			}
-		}
-	}
-	tlsConfig := &tls.Config{}
-	if v.Type().HasAttribute("skip_cert_verification") {
-		if a := v.GetAttr("skip_cert_verification"); !a.IsNull() && a.Type() == cty.Bool && a.True() {
-			tlsConfig.InsecureSkipVerify = true
-		}
-	}
-	if ca := str("client_ca_certificate_pem", "TF_HTTP_CLIENT_CA_CERTIFICATE_PEM", ""); ca != "" {
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM([]byte(ca)) {
-			return nil, errors.New("failed to append certs")
-		}
-		tlsConfig.RootCAs = pool
-	}
-	cert, key := str("client_certificate_pem", "TF_HTTP_CLIENT_CERTIFICATE_PEM", ""), str("client_private_key_pem", "TF_HTTP_CLIENT_PRIVATE_KEY_PEM", "")
-	switch {
-	case cert != "" && key != "":
-		pair, err := tls.X509KeyPair([]byte(cert), []byte(key))
-		if err != nil {
-			return nil, fmt.Errorf("cannot load client certificate: %w", err)
-		}
-		tlsConfig.Certificates = []tls.Certificate{pair}
-	case cert != "":
-		return nil, errors.New("client_certificate_pem is set but client_private_key_pem is not")
-	case key != "":
-		return nil, errors.New("client_private_key_pem is set but client_certificate_pem is not")
-	}
-	transport := http.DefaultTransport.(*http.Transport).Clone()
-	transport.TLSClientConfig = tlsConfig
-	hs.client = &http.Client{Transport: transport}
-	return hs, nil
-}
-
-// get reads the state at the address, retrying failed connections and
-// server errors as the backend's client does. No state (404, 204, an
-// empty body) is nil.
-func (hs *httpSettings) get(ctx context.Context) ([]byte, error) {
-	var lastErr error
-	attempts := hs.retryMax + 1
-	wait := hs.waitMin
-	for i := 0; i < attempts; i++ {
-		if i > 0 {
-			select {
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			case <-time.After(wait):
-			}
-			if wait *= 2; wait > hs.waitMax {
-				wait = hs.waitMax
-			}
-		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, hs.address.String(), nil)
-		if err != nil {
-			return nil, fmt.Errorf("Failed to make get state HTTP request: %w", err)
-		}
-		for k, v := range hs.headers {
-			req.Header.Set(k, v)
-		}
-		if hs.username != "" {
-			req.SetBasicAuth(hs.username, hs.password)
-		}
-		resp, err := hs.client.Do(req)
-		if err != nil {
-			lastErr = err
-			continue
-		}
-		if resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented && i < attempts-1 {
-			resp.Body.Close()
-			continue
-		}
-		body, err := io.ReadAll(io.LimitReader(resp.Body, maxRemoteStateSize+1))
-		resp.Body.Close()
-		switch resp.StatusCode {
-		case http.StatusOK:
-		case http.StatusNoContent, http.StatusNotFound:
-			return nil, nil
-		case http.StatusUnauthorized:
-			return nil, errors.New("HTTP remote state endpoint requires auth")
-		case http.StatusForbidden:
-			return nil, errors.New("HTTP remote state endpoint invalid auth")
-		case http.StatusInternalServerError:
-			return nil, errors.New("HTTP remote state internal server error")
-		default:
-			return nil, fmt.Errorf("Unexpected HTTP response code %d", resp.StatusCode)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("Failed to read remote state: %w", err)
-		}
-		if len(body) > maxRemoteStateSize {
-			return nil, fmt.Errorf("Failed to read remote state: larger than %d bytes", maxRemoteStateSize)
-		}
-		if len(body) == 0 {
-			return nil, nil
-		}
-		return body, nil
-	}
-	return nil, fmt.Errorf("Failed to get state: GET %s giving up after %d attempt(s): %w", hs.address.Redacted(), attempts, lastErr)
+	return errorDiag(summary, err.Error())
 }
 
 // remoteStateFile writes a state read from a remote backend to a

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +32,11 @@ type backendPhase struct {
 	// unconfigured is set for a backend whose schema tfdeps does not
 	// know: nothing was recorded, and the local state is read as before.
 	unconfigured bool
+	// body is the backend block with -backend-config merged (for the
+	// places of the backend's diagnostics); checked the backend contacted
+	// with -backend-check.
+	body    hcl.Body
+	checked *checkedBackend
 }
 
 // initBackend is init's backend section, run once the root module has
@@ -82,6 +86,7 @@ func (r *initRun) initBackend(root *config.Module) (stop bool) {
 		}
 		var diags hcl.Diagnostics
 		settings, diags = backend.Configure(r.m.Flavour, block, backend.Options{Overrides: overrides, Parser: parser})
+		r.backend.body = backend.ConfiguredBody(r.m.Flavour, block, backend.Options{Overrides: overrides, Parser: parser})
 		if k, ok := r.view.(interface{ keepSource(*hcl.File, string) }); ok {
 			for name, f := range parser.Files() {
 				k.keepSource(f, name)
@@ -138,8 +143,8 @@ func (r *initRun) initBackend(root *config.Module) (stop bool) {
 		r.backend.active = nil
 	case backendUnchanged:
 		r.backend.active = saved
-		if d := r.selectWorkspace(saved); d != nil {
-			r.backendFail(d)
+		if d := r.selectWorkspace(saved); d.HasErrors() {
+			r.backendFail(d...)
 			return false
 		}
 	case backendRehash:
@@ -150,8 +155,8 @@ func (r *initRun) initBackend(root *config.Module) (stop bool) {
 			r.backendFail(errorDiag(err.Error(), ""))
 			return false
 		}
-		if d := r.selectWorkspace(&rec); d != nil {
-			r.backendFail(d)
+		if d := r.selectWorkspace(&rec); d.HasErrors() {
+			r.backendFail(d...)
 			return false
 		}
 	case backendUnset:
@@ -180,8 +185,8 @@ func (r *initRun) initBackend(root *config.Module) (stop bool) {
 			r.backendFail(d...)
 			return false
 		}
-		if d := r.selectWorkspace(rec); d != nil {
-			r.backendFail(d)
+		if d := r.selectWorkspace(rec); d.HasErrors() {
+			r.backendFail(d...)
 			return false
 		}
 		if err := r.writeBackendState(st, rec); err != nil {
@@ -199,26 +204,16 @@ func (r *initRun) initBackend(root *config.Module) (stop bool) {
 // savedStateEmpty reports whether the recorded backend's state is known
 // to be empty, so that migrating it copies nothing: a local backend with
 // the default workspace only and no resource or output in it; with
-// -backend-check, an http backend whose state is absent or empty. Other
-// backends' states are unknown (not empty).
+// -backend-check, a remote backend with the default workspace only, its
+// state absent or empty. Other backends' states are unknown (not empty).
 func (r *initRun) savedStateEmpty(saved *backend.SavedBackend) bool {
 	switch saved.Type {
 	case "local":
 		p := localPathsOf(r.m, saved)
 		list, err := localWorkspaces(p)
 		return err == nil && len(list) == 1 && !stateFileHasContent(p.statePath)
-	case "http":
-		if !r.opts.backendCheck {
-			return false
-		}
-		hs, err := r.httpSettings(saved)
-		if err != nil {
-			return false
-		}
-		body, err := hs.get(context.Background())
-		return err == nil && (body == nil || !stateJSONHasContent(body))
 	}
-	return false
+	return r.remoteStateEmpty(saved)
 }
 
 // backendFromSaved is the backend section with -backend=false: nothing is
@@ -377,19 +372,25 @@ func (p localPaths) statePathOf(ws string) string {
 // the selected workspace exists in it: for a local backend, when it does
 // not and the backend has one workspace only, that one is selected
 // (written to the environment file); with several, the choice is the
-// user's (an error: tfdeps does not ask). tfdeps lists no remote
-// backend's workspaces (the http backend has none to check).
-func (r *initRun) selectWorkspace(rec *backend.SavedBackend) *hcl.Diagnostic {
-	if rec.Type != "local" {
-		return nil
-	}
+// user's (an error: tfdeps does not ask). A remote backend's workspaces
+// are listed with -backend-check only (remoteWorkspaces).
+func (r *initRun) selectWorkspace(rec *backend.SavedBackend) hcl.Diagnostics {
 	ws, overridden := selectedWorkspace(r.m)
-	list, err := localWorkspaces(localPathsOf(r.m, rec))
-	if err != nil {
-		return errorDiag("Failed to get existing workspaces: "+err.Error(), "")
+	var list []string
+	if rec.Type == "local" {
+		var err error
+		if list, err = localWorkspaces(localPathsOf(r.m, rec)); err != nil {
+			return hcl.Diagnostics{errorDiag("Failed to get existing workspaces: "+err.Error(), "")}
+		}
+	} else {
+		l, skip, diags := r.remoteWorkspaces(rec)
+		if skip || diags.HasErrors() {
+			return diags
+		}
+		list = l
 	}
 	if overridden && !validWorkspaceName(ws) {
-		return errorDiag("Invalid workspace name set using TF_WORKSPACE", "")
+		return hcl.Diagnostics{errorDiag("Invalid workspace name set using TF_WORKSPACE", "")}
 	}
 	for _, w := range list {
 		if w == ws {
@@ -398,11 +399,11 @@ func (r *initRun) selectWorkspace(rec *backend.SavedBackend) *hcl.Diagnostic {
 	}
 	if len(list) == 1 {
 		if err := setWorkspace(r.m, list[0]); err != nil {
-			return errorDiag(err.Error(), "")
+			return hcl.Diagnostics{errorDiag(err.Error(), "")}
 		}
 		return nil
 	}
-	return errorDiag(fmt.Sprintf("Currently selected workspace %q does not exist", ws), "")
+	return hcl.Diagnostics{errorDiag(fmt.Sprintf("Currently selected workspace %q does not exist", ws), "")}
 }
 
 // setWorkspace records the selected workspace in the data directory.
@@ -462,17 +463,13 @@ func (r *initRun) openWorkspace() bool {
 		r.statePath = p.statePathOf(ws)
 		return false
 	}
-	if d := r.openRemoteState(rec, ws); d != nil {
-		if r.m.Flavour == flavour.Terraform {
+	if d := r.openRemoteState(rec, ws); d.HasErrors() {
+		if r.m.Flavour == flavour.Terraform && r.opts.backend {
 			// terraform closes the backend's section with its empty line
-			// before it opens the workspace's state, and words a failure
-			// there as one summary ("Error loading state: …").
-			if r.opts.backend {
-				r.view.Message("empty_line", "", false)
-			}
-			d = errorDiag(d.Summary+": "+d.Detail, "")
+			// before it opens the workspace's state.
+			r.view.Message("empty_line", "", false)
 		}
-		r.view.Diagnostics(append(r.backend.diags, d))
+		r.view.Diagnostics(append(r.backend.diags, d...))
 		return true
 	}
 	return false

@@ -30,6 +30,7 @@ func TestReferenceScripts(t *testing.T) {
 		"fakemirror":   cmdFakeMirror,
 		"cmpjsonl":     cmdCmpJSONLines,
 		"httpstate":    cmdHTTPState,
+		"cloudfake":    cmdCloudFake,
 	})
 }
 
