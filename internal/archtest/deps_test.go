@@ -40,6 +40,7 @@ var allowed = map[string][]string{
 	"moduleinstall":          {"flavour", "addrs", "versions", "moduleaddr", "config", "moduleinstall/manifest", "registry", "internal/regfile"},
 	"internal/serve/storage": {},
 	"internal/diagrender":    {"config", "internal/regfile"},
+	"internal/livedisplay":   {},
 	// every library may take the flavour it emulates (package flavour is a leaf)
 	"internal/serve": {"flavour", "addrs", "versions", "hashes", "providersource", "registry", "internal/serve/storage"},
 	"providerlock":   {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "providerinstall"},
