@@ -43,7 +43,7 @@ var allowed = map[string][]string{
 	"internal/livedisplay":   {},
 	// every library may take the flavour it emulates (package flavour is a leaf)
 	"internal/serve": {"flavour", "addrs", "versions", "hashes", "providersource", "registry", "internal/serve/storage"},
-	"providerlock":   {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "providerinstall"},
+	"providerlock":   {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "providerinstall", "config", "requirements"},
 }
 
 // anyModulePackage marks packages that may import every package of the module.
