@@ -36,7 +36,7 @@ var allowed = map[string][]string{
 	"providersource":         {"flavour", "addrs", "versions", "hashes", "registry", "cliconfig", "internal/nesting"},
 	"internal/inflate":       {},
 	"providerinstall":        {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "internal/inflate"},
-	"providermirror":         {"flavour", "addrs", "versions", "hashes", "providersource", "registry"},
+	"providermirror":         {"flavour", "addrs", "versions", "hashes", "providersource", "registry", "config", "lockfile", "requirements"},
 	"moduleinstall":          {"flavour", "addrs", "versions", "moduleaddr", "config", "moduleinstall/manifest", "registry", "internal/regfile"},
 	"internal/serve/storage": {},
 	"internal/diagrender":    {"config", "internal/regfile"},
