@@ -41,6 +41,7 @@ var allowed = map[string][]string{
 	"internal/serve/storage": {},
 	"internal/diagrender":    {"config", "internal/regfile"},
 	"internal/livedisplay":   {},
+	"internal/providertree":  {"flavour", "addrs", "versions", "requirements"},
 	// every library may take the flavour it emulates (package flavour is a leaf)
 	"internal/serve": {"flavour", "addrs", "versions", "hashes", "providersource", "registry", "internal/serve/storage"},
 	"providerlock":   {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "providerinstall", "config", "requirements"},
