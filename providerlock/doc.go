@@ -19,7 +19,11 @@
 // Only hashes computed from downloaded bytes that passed authentication are
 // written to the hash cache.
 //
-// It also finds root modules below a directory (FindRootModules) for
-// "-recursive". It does not read configuration, print, or write lock files:
-// the CLI does that with the Result and Events it gets.
+// Locker.LockModule does the whole command in one root module: it reads
+// the configuration's provider requirements and the lock file, collects,
+// merges and writes the lock file atomically, returning the lines to show
+// and every diagnostic in a ModuleResult. NewSource picks the one source
+// the command takes packages from. It also finds root modules below a
+// directory (FindRootModules) for "-recursive". It does not print: the CLI
+// renders the Events and the ModuleResult, and parses the flags.
 package providerlock

@@ -12,7 +12,8 @@
 // already in the target directory that passes the registry's
 // authentication is not downloaded again.
 //
-// It does not read configuration or lock files and does not print; the
-// CLI passes the requirements and selections in and renders Events and
-// Problems.
+// ReadModule reads what a root module asks to mirror: the configuration's
+// provider requirements and the lock file's selections, checked against
+// each other as OpenTofu does. The package does not print; the CLI parses
+// the flags and renders Events, Problems and diagnostics.
 package providermirror

@@ -37,12 +37,15 @@ var allowed = map[string][]string{
 	"providersource":         {"flavour", "addrs", "versions", "hashes", "registry", "cliconfig", "internal/nesting"},
 	"internal/inflate":       {},
 	"providerinstall":        {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "internal/inflate"},
-	"providermirror":         {"flavour", "addrs", "versions", "hashes", "providersource", "registry"},
+	"providermirror":         {"flavour", "addrs", "versions", "hashes", "providersource", "registry", "config", "lockfile", "requirements"},
 	"moduleinstall":          {"flavour", "addrs", "versions", "moduleaddr", "config", "moduleinstall/manifest", "registry", "internal/regfile"},
 	"internal/serve/storage": {},
+	"internal/diagrender":    {"config", "internal/regfile"},
+	"internal/livedisplay":   {},
+	"internal/providertree":  {"flavour", "addrs", "versions", "requirements"},
 	// every library may take the flavour it emulates (package flavour is a leaf)
 	"internal/serve": {"flavour", "addrs", "versions", "hashes", "providersource", "registry", "internal/serve/storage"},
-	"providerlock":   {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "providerinstall"},
+	"providerlock":   {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "providerinstall", "config", "requirements"},
 }
 
 // anyModulePackage marks packages that may import every package of the module.

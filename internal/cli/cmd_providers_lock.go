@@ -3,23 +3,18 @@ package cli
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/cliconfig"
 	"github.com/tfdeps/tfdeps/config"
-	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/providerlock"
 	"github.com/tfdeps/tfdeps/providersource"
 	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/requirements"
-	"github.com/tfdeps/tfdeps/versions"
 )
 
 const providersLockUsage = `
@@ -157,7 +152,7 @@ func newLockRun(m *Meta, o providersLockOptions, cfg *cliconfig.Config, view loc
 	r := &lockRun{m: m, opts: o, view: view}
 	r.platforms, r.diags = parsePlatformFlags(m, o.platforms)
 	client := limitedRegistryClient(m, cfg, o.parallelism)
-	src, d := lockSource(m, o, client)
+	src, d := providerlock.NewSource(providerlock.SourceOptions{FSMirror: o.fsMirror, NetMirror: o.netMirror, Getenv: m.Getenv}, client)
 	if d != nil {
 		r.diags = append(r.diags, d)
 	}
@@ -167,7 +162,7 @@ func newLockRun(m *Meta, o providersLockOptions, cfg *cliconfig.Config, view loc
 	r.locker = &providerlock.Locker{
 		Source: src, Client: client, Parallelism: o.parallelism,
 		DownloadAll: o.downloadAll, Getenv: m.Getenv, Flavour: m.Flavour,
-		TrustMirrorHashes: o.netMirror != "" && trustsMirror(cfg, o.netMirror),
+		TrustMirrorHashes: o.netMirror != "" && providerlock.TrustsMirror(cfg, o.netMirror),
 	}
 	if dir := providerlock.DefaultHashCacheDir(m.Getenv, os.UserCacheDir); dir != "" && !o.noHashCache {
 		r.locker.Cache = providerlock.NewHashCache(dir)
@@ -202,63 +197,6 @@ func limitedRegistryClient(m *Meta, cfg *cliconfig.Config, n int) *registry.Clie
 	return registry.New(providersource.RegistrySettings(cfg, base))
 }
 
-// lockSource is exactly one source: the named mirror, else the origin
-// registries; provider_installation is ignored.
-func lockSource(m *Meta, o providersLockOptions, client *registry.Client) (providersource.Source, *hcl.Diagnostic) {
-	switch {
-	case o.fsMirror != "":
-		return providersource.NewFilesystemMirror(o.fsMirror), nil
-	case o.netMirror != "":
-		u, err := url.Parse(o.netMirror)
-		if err != nil || u.Scheme != "https" {
-			return nil, errorDiag("Invalid network mirror URL", "The -net-mirror option requires a valid https: URL as the mirror base URL.")
-		}
-		return providersource.NewNetworkMirror(u, providersource.NetworkMirrorOptions{Settings: client.Settings(), Credentials: client.Credentials()}), nil
-	}
-	return providersource.NewRegistry(client, m.Getenv, nil), nil
-}
-
-// trustsMirror reports whether the CLI configuration's provider_installation
-// has a network_mirror block for the mirror at raw with trust_all_hashes =
-// true: the user's statement that the mirror's hashes are true. (OpenTofu's
-// providers lock ignores the block; tfdeps takes it as the permission to
-// skip the downloads that would check the hashes.)
-func trustsMirror(cfg *cliconfig.Config, raw string) bool {
-	want, ok := mirrorKey(raw)
-	if !ok {
-		return false
-	}
-	inst := cfg.Installation()
-	if inst == nil {
-		return false
-	}
-	for _, method := range inst.Methods {
-		if method.Kind != cliconfig.MethodNetworkMirror || !method.TrustAllHashes {
-			continue
-		}
-		if got, ok := mirrorKey(method.Location); ok && got == want {
-			return true
-		}
-	}
-	return false
-}
-
-// mirrorKey is a network mirror base URL in a form in which two spellings of
-// the same mirror are equal: https only, host in lower case without the
-// default port, path with its trailing slash.
-func mirrorKey(raw string) (string, bool) {
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil {
-		return "", false
-	}
-	host := strings.TrimSuffix(strings.ToLower(u.Host), ":443")
-	p := u.EscapedPath()
-	if !strings.HasSuffix(p, "/") {
-		p += "/"
-	}
-	return host + p + "?" + u.RawQuery, true
-}
-
 func (r *lockRun) run(ctx context.Context) int {
 	if !r.opts.recursive {
 		return r.lockDir(ctx, ".")
@@ -281,84 +219,24 @@ func (r *lockRun) run(ctx context.Context) int {
 	return code
 }
 
-// lockDir locks the root module in dir.
+// lockDir locks the root module in dir and shows what it did.
 func (r *lockRun) lockDir(ctx context.Context, dir string) int {
-	reqs, res, diags := r.requirements(dir)
-	lockPath := filepath.Join(dir, lockFileName)
-	var locks *lockfile.Locks
-	if !diags.HasErrors() {
-		var lockDiags hcl.Diagnostics
-		locks, _, lockDiags = lockfile.ReadFile(lockPath, r.m.lockReadOptions())
-		diags = append(diags, lockDiags...)
-		if !lockDiags.HasErrors() {
-			diags = append(diags, r.m.migrateLocks(locks)...)
-		}
+	res := r.locker.LockModule(ctx, dir, providerlock.ModuleOptions{
+		Config:      r.m.configOptions(r.opts.configOpts...),
+		LockFile:    r.m.lockReadOptions(),
+		Providers:   r.opts.providerArgs,
+		Platforms:   r.platforms,
+		Diagnostics: r.diags,
+	}, lockLiveEvents(r.m, r.view))
+	if res.Merged {
+		r.view.Obtained(res.Obtained)
 	}
-	if diags.HasErrors() {
-		r.printDiags(diags, res)
+	r.printDiags(res.Diagnostics, res.Config)
+	if !res.Written() {
 		return 1
 	}
-	result := r.locker.Collect(ctx, reqs, locks, r.platforms, r.events())
-	if failed := result.Failed(); failed != nil {
-		diags = append(diags, errorDiag("Could not retrieve providers for locking", fmt.Sprintf(
-			"OpenTofu failed to fetch the requested providers for %s in order to calculate their checksums: %s.", failed.Platform, failed.Err)))
-		r.printDiags(diags, res)
-		return 1
-	}
-	newLocks, lines, changed := providerlock.Merge(locks, reqs, result)
-	r.view.Obtained(lines)
-	diags = append(diags, lockfile.WriteFile(lockPath, newLocks, r.m.Flavour)...)
-	r.printDiags(diags, res)
-	if diags.HasErrors() {
-		return 1
-	}
-	r.view.Success(changed)
+	r.view.Success(res.Changed)
 	return 0
-}
-
-// requirements loads dir's configuration (no test files, no state) and
-// returns its lockable requirements, narrowed to the provider arguments.
-func (r *lockRun) requirements(dir string) (providerlock.Requirements, *requirements.Result, hcl.Diagnostics) {
-	fl := r.m.Flavour
-	diags := append(hcl.Diagnostics{}, r.diags...)
-	res, cfgDiags := requirements.Load(dir, requirements.Options{Config: r.m.configOptions(r.opts.configOpts...)})
-	diags = append(diags, cfgDiags...)
-	all := map[addrs.Provider]versions.Constraints{}
-	if res != nil {
-		all = res.Providers
-	}
-	reqs := providerlock.Requirements{}
-	for p, c := range all {
-		reqs[p] = c
-	}
-	if len(r.opts.providerArgs) > 0 {
-		reqs = providerlock.Requirements{}
-		for _, raw := range r.opts.providerArgs {
-			p, d := addrs.ParseProviderSourceDiags(raw, nil)
-			diags = append(diags, d...)
-			if d.HasErrors() {
-				continue
-			}
-			p, _ = addrs.ParseProviderSourceIn(r.m.Flavour, raw)
-			c, ok := all[p]
-			if !ok {
-				diags = append(diags, errorDiag("Invalid provider argument", fmt.Sprintf("The provider %s is not required by the current configuration.", p)))
-				continue
-			}
-			reqs[p] = c
-		}
-	}
-	for p := range reqs {
-		if p.IsBuiltIn() || p.IsLegacyIn(fl) {
-			delete(reqs, p)
-		}
-	}
-	return reqs, res, diags
-}
-
-// events passes the locker's progress to the view.
-func (r *lockRun) events() *providerlock.Events {
-	return lockLiveEvents(r.m, r.view)
 }
 
 // printDiags prints diagnostics with source snippets from the module tree

@@ -10,8 +10,6 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
-	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/providerlock"
 	"github.com/tfdeps/tfdeps/providermirror"
 	"github.com/tfdeps/tfdeps/providersource"
@@ -65,20 +63,14 @@ func runProvidersMirror(m *Meta, args []string) int {
 		return 1
 	}
 	platforms, platformDiags := parsePlatformFlags(m, platformFlags)
-	diags = append(diags, platformDiags...)
-	res, cfgDiags := requirements.Load(".", requirements.Options{Config: m.configOptions(varOpts...)})
-	diags = append(diags, cfgDiags...)
-	locks, _, lockDiags := lockfile.ReadFile(lockFileName, m.lockReadOptions())
-	diags = append(diags, lockDiags...)
-	if !lockDiags.HasErrors() {
-		diags = append(diags, m.migrateLocks(locks)...)
-	}
-	if diags.HasErrors() {
+	req, res, diags := providermirror.ReadModule(".", providermirror.ModuleOptions{
+		Config: m.configOptions(varOpts...), LockFile: m.lockReadOptions(), Flavour: m.Flavour,
+		Platforms: platforms, Diagnostics: append(diags, platformDiags...),
+	})
+	if req == nil {
 		printMirrorDiags(m, diags, res)
 		return 1
 	}
-	reqs := lockableRequirements(m.Flavour, res)
-	diags = append(diags, mirrorConsistency(reqs, locks)...)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -88,57 +80,22 @@ func runProvidersMirror(m *Meta, args []string) int {
 		Source: providersource.NewMemoize(providersource.NewRegistry(client, m.Getenv, nil)), Client: client,
 		Target: fs.Arg(0), Parallelism: *parallelism,
 	}
-	req := providermirror.Request{Requirements: reqs, Platforms: platforms, Locked: map[addrs.Provider]versions.Version{}}
-	for _, l := range locks.Providers() {
-		req.Locked[l.Provider()] = l.Version()
-	}
 	ev := mirrorEvents(m)
 	var live *liveDisplay
 	if liveDisplayWanted(m, !m.Color) {
 		live = newLiveDisplay(m)
 		ev = mirrorLive(m, live, ev)
 	}
-	problems := b.Build(ctx, req, ev)
+	problems := b.Build(ctx, *req, ev)
 	if live != nil {
 		live.close()
 	}
-	for _, pr := range problems {
-		diags = append(diags, errorDiag(pr.Summary, pr.Detail))
-	}
+	diags = append(diags, providermirror.Diagnostics(problems)...)
 	printMirrorDiags(m, diags, res)
 	if diags.HasErrors() {
 		return 1
 	}
 	return 0
-}
-
-// lockableRequirements are the configuration's requirements without
-// legacy providers (built-in ones are skipped with a message).
-func lockableRequirements(fl flavour.Flavour, res *requirements.Result) map[addrs.Provider]versions.Constraints {
-	out := map[addrs.Provider]versions.Constraints{}
-	if res == nil {
-		return out
-	}
-	for p, c := range res.Providers {
-		if !p.IsLegacyIn(fl) {
-			out[p] = c
-		}
-	}
-	return out
-}
-
-// mirrorConsistency is OpenTofu's check of the configuration against a
-// non-empty lock file; processing continues after it.
-func mirrorConsistency(reqs map[addrs.Provider]versions.Constraints, locks *lockfile.Locks) hcl.Diagnostics {
-	if locks.Len() == 0 {
-		return nil
-	}
-	errs := lockfile.InconsistencyErrors(lockfile.Requirements(reqs), locks, lockfile.ConsistencyOptions{})
-	if len(errs) == 0 {
-		return nil
-	}
-	return hcl.Diagnostics{errorDiag("Inconsistent dependency lock file", fmt.Sprintf(
-		"To update the locked dependency selections to match a changed configuration, run:\n  tofu init -upgrade\n got:%v", errs))}
 }
 
 func mirrorEvents(m *Meta) *providermirror.Events {

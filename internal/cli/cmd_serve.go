@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -14,7 +12,6 @@ import (
 	"time"
 
 	"github.com/tfdeps/tfdeps/internal/serve"
-	"github.com/tfdeps/tfdeps/internal/serve/storage"
 	"github.com/tfdeps/tfdeps/providersource"
 	"github.com/tfdeps/tfdeps/registry"
 )
@@ -109,45 +106,7 @@ func serveMain(m *Meta, f serveFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	st, err := storage.Open(ctx, f.storage)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if n, err := st.SweepTemp(time.Hour, time.Now()); n > 0 || err != nil {
-		logger.Info("removed temporary files of interrupted writes", "count", n, "error", err)
-	}
-	opts.Store = st
-	srv, err := serve.New(opts)
-	if err != nil {
-		return err
-	}
-	defer srv.Close()
-	ln, err := net.Listen("tcp", f.listen)
-	if err != nil {
-		return err
-	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
-	errc := make(chan error, 1)
-	go func() {
-		if f.tlsCert != "" {
-			errc <- hs.ServeTLS(ln, f.tlsCert, f.tlsKey)
-		} else {
-			errc <- hs.Serve(ln)
-		}
-	}()
-	logger.Info("serving", "address", ln.Addr().String(), "storage", f.storage, "upstreams", opts.Upstreams, "tls", f.tlsCert != "")
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	logger.Info("shutting down: draining requests and downloads")
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	err = errors.Join(hs.Shutdown(sctx), srv.Drain(sctx))
-	logger.Info("stopped")
-	return err
+	return serve.Run(ctx, serve.Listen{Address: f.listen, Storage: f.storage, TLSCert: f.tlsCert, TLSKey: f.tlsKey}, opts)
 }
 
 func serveLogger(m *Meta, format string) (*slog.Logger, error) {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/tfdeps/tfdeps/internal/livedisplay"
 	"github.com/tfdeps/tfdeps/moduleinstall"
 )
 
@@ -14,8 +15,8 @@ func liveModuleFetches(view initView) *moduleinstall.FetchEvents {
 	}
 	key := func(pkg string) string { return "module " + pkg }
 	return &moduleinstall.FetchEvents{
-		Started:  func(pkg string) { d.started(key(pkg), plainLabel(pkg)) },
-		Bytes:    func(pkg string, done, total int64) { d.progress(key(pkg), plainLabel(pkg), done, total) },
+		Started:  func(pkg string) { d.started(key(pkg), livedisplay.PlainLabel(pkg)) },
+		Bytes:    func(pkg string, done, total int64) { d.progress(key(pkg), livedisplay.PlainLabel(pkg), done, total) },
 		Finished: func(pkg string, _ error) { d.finished(key(pkg)) },
 	}
 }

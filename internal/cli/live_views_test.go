@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/internal/livedisplay"
 	"github.com/tfdeps/tfdeps/moduleinstall"
 	"github.com/tfdeps/tfdeps/providerlock"
 	"github.com/tfdeps/tfdeps/registry"
@@ -32,7 +33,7 @@ type fakeTerminal struct {
 func (t *fakeTerminal) Write(p []byte) (int, error) {
 	s := string(p)
 	for i := 0; i < len(s); {
-		if n := escapeLen(s[i:]); n > 0 {
+		if n := livedisplay.EscapeLen(s[i:]); n > 0 {
 			if s[i:i+n] == "\x1b[K" {
 				t.grow()
 				if t.col < len(t.rows[t.row]) {
@@ -52,7 +53,7 @@ func (t *fakeTerminal) Write(p []byte) (int, error) {
 			t.row, t.col = t.row+1, 0
 			continue
 		}
-		w := runeCells(r)
+		w := livedisplay.RuneCells(r)
 		if t.col+w > t.cols {
 			t.row, t.col = t.row+1, 0
 		}
@@ -87,8 +88,8 @@ func (t *fakeTerminal) screen() string {
 	return b.String()
 }
 
-func fixedWidth(cols int) *widthWatcher {
-	return newWidthWatcher(func() (int, error) { return cols, nil }, nil)
+func fixedWidth(cols int) *livedisplay.Width {
+	return livedisplay.NewWidth(func() (int, error) { return cols, nil }, nil)
 }
 
 // longProvider has a name far wider than a narrow terminal.
@@ -208,7 +209,7 @@ func TestLiveViewsOnTerminal(t *testing.T) {
 				// before a clear and that clear, fits.
 				for _, seg := range strings.Split(raw.String(), ansiClearLine) {
 					status := seg[strings.LastIndexByte(seg, '\n')+1:]
-					if n := stringCells(status); n >= cols {
+					if n := livedisplay.StringCells(status); n >= cols {
 						t.Errorf("width %d: status line %q takes %d cells", cols, status, n)
 					}
 				}

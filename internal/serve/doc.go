@@ -16,8 +16,13 @@
 // client takes them without downloading is the client's decision),
 // Prometheus metrics and structured access logs.
 //
+// Run is the whole server's life: open the bucket, listen, serve until
+// asked to stop, then drain. Publisher is the other end of the publishing
+// API, the client "tfdeps publish" uses.
+//
 // It does not speak the registry protocol as a client, authenticate
 // packages or hash archives itself: providersource and registry
-// do, over a transport this package guards. It does not read flags or CLI
-// configuration files: the command passes Options in.
+// do, over a transport this package guards. It does not read flags, token files or CLI
+// configuration files, and prints nothing: the command passes Options in
+// and reports what Publisher says it published.
 package serve

@@ -1,4 +1,4 @@
-package cli
+package diagrender
 
 import (
 	"bufio"
@@ -10,34 +10,34 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 )
 
-// jsonDiagnostic is a diagnostic as OpenTofu's machine-readable UI shows
+// Diagnostic is a diagnostic as OpenTofu's machine-readable UI shows
 // it, and the form both human renderings are produced from: the subject
 // range (empty ranges widened by one byte) and a snippet of source.
-type jsonDiagnostic struct {
-	Severity string       `json:"severity"`
-	Summary  string       `json:"summary"`
-	Detail   string       `json:"detail"`
-	Range    *jsonRange   `json:"range,omitempty"`
-	Snippet  *jsonSnippet `json:"snippet,omitempty"`
+type Diagnostic struct {
+	Severity string   `json:"severity"`
+	Summary  string   `json:"summary"`
+	Detail   string   `json:"detail"`
+	Range    *Range   `json:"range,omitempty"`
+	Snippet  *Snippet `json:"snippet,omitempty"`
 }
 
-type jsonRange struct {
-	Filename string  `json:"filename"`
-	Start    jsonPos `json:"start"`
-	End      jsonPos `json:"end"`
+type Range struct {
+	Filename string `json:"filename"`
+	Start    Pos    `json:"start"`
+	End      Pos    `json:"end"`
 }
 
-type jsonPos struct {
+type Pos struct {
 	Line   int `json:"line"`
 	Column int `json:"column"`
 	Byte   int `json:"byte"`
 }
 
-// jsonSnippet is the source shown with a diagnostic: the lines overlapping
+// Snippet is the source shown with a diagnostic: the lines overlapping
 // the subject widened by its context range (empty lines are not
 // included, as in OpenTofu), the enclosing block and the highlight's
 // offsets into Code.
-type jsonSnippet struct {
+type Snippet struct {
 	Context              *string    `json:"context"`
 	Code                 string     `json:"code"`
 	StartLine            int        `json:"start_line"`
@@ -46,8 +46,8 @@ type jsonSnippet struct {
 	Values               []struct{} `json:"values"`
 }
 
-func newJSONDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File) *jsonDiagnostic {
-	out := &jsonDiagnostic{Severity: "warning", Summary: d.Summary, Detail: d.Detail}
+func NewDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File) *Diagnostic {
+	out := &Diagnostic{Severity: "warning", Summary: d.Summary, Detail: d.Detail}
 	if d.Severity == hcl.DiagError {
 		out.Severity = "error"
 	}
@@ -71,21 +71,21 @@ func newJSONDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File) *jsonDiagn
 		snippet.End.Byte++
 		snippet.End.Column++
 	}
-	out.Range = &jsonRange{
+	out.Range = &Range{
 		Filename: highlight.Filename,
-		Start:    jsonPos{highlight.Start.Line, highlight.Start.Column, highlight.Start.Byte},
-		End:      jsonPos{highlight.End.Line, highlight.End.Column, highlight.End.Byte},
+		Start:    Pos{highlight.Start.Line, highlight.Start.Column, highlight.Start.Byte},
+		End:      Pos{highlight.End.Line, highlight.End.Column, highlight.End.Byte},
 	}
 	out.Snippet = newJSONSnippet(snippet, highlight, files[snippet.Filename])
 	return out
 }
 
-func newJSONSnippet(snippet, highlight hcl.Range, file *hcl.File) *jsonSnippet {
+func newJSONSnippet(snippet, highlight hcl.Range, file *hcl.File) *Snippet {
 	if file == nil || file.Bytes == nil {
 		return nil
 	}
 	src := file.Bytes
-	s := &jsonSnippet{StartLine: snippet.Start.Line, Values: []struct{}{}}
+	s := &Snippet{StartLine: snippet.Start.Line, Values: []struct{}{}}
 	if file.Nav == nil {
 		file = reparse(file, snippet.Filename)
 	}

@@ -1,4 +1,4 @@
-package cli
+package diagrender
 
 import (
 	"regexp"
@@ -13,12 +13,12 @@ var colorCodes = map[string]string{
 
 var colorMarkup = regexp.MustCompile(`(?i)\[[a-z0-9_-]+\]`)
 
-// colorize translates markup such as "[bold]" in a format string: into
+// Colorize translates markup such as "[bold]" in a format string: into
 // escape sequences followed by a final reset when on (as OpenTofu's
 // colouring does whenever a known name occurs), or removed when off.
 // Unknown names are left as they are. Only constant texts are passed
 // here, never values.
-func colorize(s string, on bool) string {
+func Colorize(s string, on bool) string {
 	known := false
 	out := colorMarkup.ReplaceAllStringFunc(s, func(m string) string {
 		code, ok := colorCodes[m[1:len(m)-1]]
@@ -37,10 +37,10 @@ func colorize(s string, on bool) string {
 	return out
 }
 
-// replaceControlChars shows C0 control characters other than tab, CR and
+// ReplaceControlChars shows C0 control characters other than tab, CR and
 // LF, and DEL, as their Unicode control pictures, as OpenTofu's coloured
 // output does.
-func replaceControlChars(s string) string {
+func ReplaceControlChars(s string) string {
 	if !strings.ContainsFunc(s, isFilteredControl) {
 		return s
 	}

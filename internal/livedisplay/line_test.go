@@ -1,4 +1,4 @@
-package cli
+package livedisplay
 
 import (
 	"bytes"
@@ -43,7 +43,7 @@ func TestClipCells(t *testing.T) {
 			if got != tc.want {
 				t.Errorf("clipCells(%q, %d) = %q, want %q", tc.s, tc.cells, got, tc.want)
 			}
-			if n := stringCells(got); n > max(tc.cells, 0) {
+			if n := StringCells(got); n > max(tc.cells, 0) {
 				t.Errorf("result takes %d cells, more than %d", n, tc.cells)
 			}
 			if !utf8.ValidString(got) {
@@ -67,15 +67,15 @@ func TestStringCells(t *testing.T) {
 		{"a\u200db", 2},
 	}
 	for _, tc := range tests {
-		if got := stringCells(tc.s); got != tc.want {
-			t.Errorf("stringCells(%q) = %d, want %d", tc.s, got, tc.want)
+		if got := StringCells(tc.s); got != tc.want {
+			t.Errorf("StringCells(%q) = %d, want %d", tc.s, got, tc.want)
 		}
 	}
 }
 
 func TestPlainLabel(t *testing.T) {
-	if got, want := plainLabel("dir/\x1b[31mred\x1b[0m\n\xff"), "dir/?[31mred?[0m??"; got != want {
-		t.Errorf("plainLabel = %q, want %q", got, want)
+	if got, want := PlainLabel("dir/\x1b[31mred\x1b[0m\n\xff"), "dir/?[31mred?[0m??"; got != want {
+		t.Errorf("PlainLabel = %q, want %q", got, want)
 	}
 }
 
@@ -84,10 +84,10 @@ func TestPlainLabel(t *testing.T) {
 func TestStatusLineClips(t *testing.T) {
 	for _, cols := range []int{1, 2, 10, 80, 200} {
 		var out bytes.Buffer
-		s := statusLine{w: &out, width: newWidthWatcher(func() (int, error) { return cols, nil }, nil)}
+		s := statusLine{w: &out, width: NewWidth(func() (int, error) { return cols, nil }, nil)}
 		long := strings.Repeat("hashicorp/aws v5.0.0 12.3/45.6 MB (7.8 MB/s) | ", 8)
 		s.show(long)
-		if n := stringCells(out.String()); n > cols-1 {
+		if n := StringCells(out.String()); n > cols-1 {
 			t.Errorf("width %d: status line takes %d cells", cols, n)
 		}
 		s.clear()
@@ -104,19 +104,19 @@ func TestWidthWatcher(t *testing.T) {
 	size := func() (int, error) { reads++; return cols, nil }
 	var changes chan<- os.Signal
 	stopped := false
-	ww := newWidthWatcher(size, func(c chan<- os.Signal) func() {
+	ww := NewWidth(size, func(c chan<- os.Signal) func() {
 		changes = c
 		return func() { stopped = true }
 	})
-	if got := ww.get(); got != 80 {
+	if got := ww.Get(); got != 80 {
 		t.Errorf("width = %d, want 80", got)
 	}
 	cols = 40
-	if got := ww.get(); got != 80 || reads != 1 {
+	if got := ww.Get(); got != 80 || reads != 1 {
 		t.Errorf("without a window change: width = %d after %d reads, want 80 after 1", got, reads)
 	}
 	changes <- windowChanged{}
-	if got := ww.get(); got != 40 || reads != 2 {
+	if got := ww.Get(); got != 40 || reads != 2 {
 		t.Errorf("after a window change: width = %d after %d reads, want 40 after 2", got, reads)
 	}
 	ww.Close()
@@ -126,8 +126,8 @@ func TestWidthWatcher(t *testing.T) {
 }
 
 func TestWidthWatcherFallback(t *testing.T) {
-	ww := newWidthWatcher(func() (int, error) { return 0, errors.New("not a terminal") }, nil)
-	if got := ww.get(); got != fallbackWidth {
+	ww := NewWidth(func() (int, error) { return 0, errors.New("not a terminal") }, nil)
+	if got := ww.Get(); got != fallbackWidth {
 		t.Errorf("width = %d, want %d", got, fallbackWidth)
 	}
 }
@@ -137,21 +137,21 @@ func TestWidthWatcherFallback(t *testing.T) {
 func TestStatusLineFollowsResize(t *testing.T) {
 	cols := 30
 	var changes chan<- os.Signal
-	ww := newWidthWatcher(func() (int, error) { return cols, nil }, func(c chan<- os.Signal) func() { changes = c; return func() {} })
+	ww := NewWidth(func() (int, error) { return cols, nil }, func(c chan<- os.Signal) func() { changes = c; return func() {} })
 	var out bytes.Buffer
-	d := newLiveDisplayTo(&out, ww)
-	d.started("a", strings.Repeat("x", 100))
+	d := New(&out, ww)
+	d.Started("a", strings.Repeat("x", 100))
 	first := out.String()
-	if stringCells(first) != 29 {
-		t.Errorf("first line %q takes %d cells, want 29", first, stringCells(first))
+	if StringCells(first) != 29 {
+		t.Errorf("first line %q takes %d cells, want 29", first, StringCells(first))
 	}
 	cols = 50
 	changes <- windowChanged{}
 	out.Reset()
-	d.started("b", "y")
-	second := strings.TrimPrefix(out.String(), ansiClearLine)
-	if stringCells(second) != 49 {
-		t.Errorf("line after the resize %q takes %d cells, want 49", second, stringCells(second))
+	d.Started("b", "y")
+	second := strings.TrimPrefix(out.String(), clearLine)
+	if StringCells(second) != 49 {
+		t.Errorf("line after the resize %q takes %d cells, want 49", second, StringCells(second))
 	}
 }
 
@@ -162,13 +162,13 @@ func (windowChanged) String() string { return "window changed" }
 func (windowChanged) Signal()        {}
 
 // TestLiveDisplayRedraws: byte counts alone redraw the status line at
-// most every liveRedrawInterval; a new or finished download redraws it
+// most every redrawInterval; a new or finished download redraws it
 // at once.
 func TestLiveDisplayRedraws(t *testing.T) {
 	var out bytes.Buffer
-	d := newLiveDisplayTo(&out, newWidthWatcher(func() (int, error) { return 80, nil }, nil))
+	d := New(&out, NewWidth(func() (int, error) { return 80, nil }, nil))
 	now := time.Unix(0, 0)
-	d.now = func() time.Time { return now }
+	d.Now = func() time.Time { return now }
 	steps := []struct {
 		advance time.Duration
 		done    int64
@@ -178,14 +178,14 @@ func TestLiveDisplayRedraws(t *testing.T) {
 		{10 * time.Millisecond, 1e6, ""},
 		{50 * time.Millisecond, 2e6, ""},
 		{50 * time.Millisecond, 3e6, "  Downloading p 3.0/4.0 MB (27.3 MB/s)"},
-		{time.Millisecond, 4e6, ansiClearLine},
+		{time.Millisecond, 4e6, clearLine},
 	}
 	for i, st := range steps {
 		out.Reset()
 		now = now.Add(st.advance)
-		d.progress("p", "p", st.done, 4e6)
-		got := strings.TrimPrefix(out.String(), ansiClearLine)
-		if st.want == ansiClearLine {
+		d.Progress("p", "p", st.done, 4e6)
+		got := strings.TrimPrefix(out.String(), clearLine)
+		if st.want == clearLine {
 			got = out.String()
 		}
 		if got != st.want {

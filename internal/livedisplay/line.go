@@ -1,4 +1,4 @@
-package cli
+package livedisplay
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ import (
 // some terminals waiting to wrap), so that "\r\x1b[K" clears all of it.
 type statusLine struct {
 	w     io.Writer
-	width *widthWatcher
+	width *Width
 	shown bool // a status line is on screen
 }
 
@@ -28,7 +28,7 @@ func (s *statusLine) show(text string) {
 	if text == "" {
 		return
 	}
-	text = clipCells(text, s.width.get()-1)
+	text = clipCells(text, s.width.Get()-1)
 	if text == "" {
 		return
 	}
@@ -40,16 +40,16 @@ func (s *statusLine) show(text string) {
 // the start of its row.
 func (s *statusLine) clear() {
 	if s.shown {
-		fmt.Fprint(s.w, ansiClearLine)
+		fmt.Fprint(s.w, clearLine)
 		s.shown = false
 	}
 }
 
-// widthWatcher knows the terminal's width: it asks size once, then again
+// Width knows the terminal's width: it asks size once, then again
 // after each window change (SIGWINCH on Unix) arrived on changes, never
 // while nothing changed. It reads changes when asked for the width, so
 // there is no goroutine to stop.
-type widthWatcher struct {
+type Width struct {
 	size    func() (int, error)
 	changes chan os.Signal
 	stop    func()
@@ -62,10 +62,10 @@ type widthWatcher struct {
 // fallbackWidth is the width assumed when the terminal does not say.
 const fallbackWidth = 80
 
-// newWidthWatcher watches size; notify (nil: none) starts delivering
+// NewWidth watches size; notify (nil: none) starts delivering
 // window changes on its channel and returns the function that stops it.
-func newWidthWatcher(size func() (int, error), notify func(chan<- os.Signal) (stop func())) *widthWatcher {
-	ww := &widthWatcher{size: size, stale: true, stop: func() {}}
+func NewWidth(size func() (int, error), notify func(chan<- os.Signal) (stop func())) *Width {
+	ww := &Width{size: size, stale: true, stop: func() {}}
 	if notify != nil {
 		// One pending change is as good as several.
 		ww.changes = make(chan os.Signal, 1)
@@ -75,7 +75,7 @@ func newWidthWatcher(size func() (int, error), notify func(chan<- os.Signal) (st
 }
 
 // get returns the width in cells.
-func (ww *widthWatcher) get() int {
+func (ww *Width) Get() int {
 	ww.mu.Lock()
 	defer ww.mu.Unlock()
 	select {
@@ -94,7 +94,7 @@ func (ww *widthWatcher) get() int {
 }
 
 // Close stops watching for window changes.
-func (ww *widthWatcher) Close() { ww.stop() }
+func (ww *Width) Close() { ww.stop() }
 
 // clipCells returns the longest prefix of s that takes at most cells
 // terminal cells, "..." ending it when something was cut (and there is
@@ -107,7 +107,7 @@ func clipCells(s string, cells int) string {
 	if cells <= 0 {
 		return ""
 	}
-	if stringCells(s) <= cells {
+	if StringCells(s) <= cells {
 		return sanitizeControls(s)
 	}
 	const ellipsis = "..."
@@ -118,13 +118,13 @@ func clipCells(s string, cells int) string {
 	var b strings.Builder
 	used, cut := 0, false
 	for i := 0; i < len(s); {
-		if n := escapeLen(s[i:]); n > 0 {
+		if n := EscapeLen(s[i:]); n > 0 {
 			b.WriteString(s[i : i+n])
 			i += n
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		w := runeCells(r)
+		w := RuneCells(r)
 		if !cut && used+w > room {
 			cut = true
 			if cells > len(ellipsis) {
@@ -140,26 +140,26 @@ func clipCells(s string, cells int) string {
 	return b.String()
 }
 
-// stringCells is the number of cells s takes on a terminal.
-func stringCells(s string) int {
+// StringCells is the number of cells s takes on a terminal.
+func StringCells(s string) int {
 	n := 0
 	for i := 0; i < len(s); {
-		if e := escapeLen(s[i:]); e > 0 {
+		if e := EscapeLen(s[i:]); e > 0 {
 			i += e
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		n += runeCells(r)
+		n += RuneCells(r)
 		i += size
 	}
 	return n
 }
 
-// runeCells is the number of cells r takes: two for East Asian wide and
+// RuneCells is the number of cells r takes: two for East Asian wide and
 // full-width characters, none for combining marks and format characters,
 // one otherwise (an invalid byte, shown as one replacement character,
 // included).
-func runeCells(r rune) int {
+func RuneCells(r rune) int {
 	switch {
 	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
 		return 0
@@ -171,11 +171,11 @@ func runeCells(r rune) int {
 	return 1
 }
 
-// escapeLen is the length of the escape sequence s starts with (0: none):
+// EscapeLen is the length of the escape sequence s starts with (0: none):
 // a CSI sequence (ESC [ parameters, final byte), an OSC or other string
 // sequence up to its terminator (BEL or ESC \), or ESC and one character.
 // An unterminated sequence runs to the end of s.
-func escapeLen(s string) int {
+func EscapeLen(s string) int {
 	if len(s) < 2 || s[0] != 0x1b {
 		return 0
 	}
@@ -209,7 +209,7 @@ func escapeLen(s string) int {
 func sanitizeControls(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
-		if n := escapeLen(s[i:]); n > 0 {
+		if n := EscapeLen(s[i:]); n > 0 {
 			b.WriteString(s[i : i+n])
 			i += n
 			continue
@@ -227,11 +227,11 @@ func sanitizeControls(s string) string {
 
 func isControl(r rune) bool { return r < 0x20 || r >= 0x7f && r < 0xa0 }
 
-// plainLabel is a name from outside (a file name, a module source) made
+// PlainLabel is a name from outside (a file name, a module source) made
 // safe for the status line: every control character, ESC included, is
 // shown as "?", so that a name can neither move the cursor nor colour
 // the line.
-func plainLabel(s string) string {
+func PlainLabel(s string) string {
 	return strings.Map(func(r rune) rune {
 		if isControl(r) || r == utf8.RuneError {
 			return '?'

@@ -1,4 +1,4 @@
-package cli
+package diagrender
 
 import (
 	"bytes"
@@ -39,7 +39,7 @@ func TestDiagnosticSnippet(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var stderr bytes.Buffer
-			p := &diagPrinter{stdout: &bytes.Buffer{}, stderr: &stderr, files: map[string]*hcl.File{"main.tf": file}, width: 78}
+			p := &Printer{Stdout: &bytes.Buffer{}, Stderr: &stderr, Files: map[string]*hcl.File{"main.tf": file}, Width: 78}
 			p.Print(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Bad", Detail: "Why.", Subject: tc.subject}})
 			if diff := cmp.Diff(tc.want, stderr.String()); diff != "" {
 				t.Errorf("rendering (-want +got):\n%s", diff)
@@ -61,7 +61,7 @@ func TestDiagnosticOrderAndConsolidation(t *testing.T) {
 		{Severity: hcl.DiagWarning, Summary: "Unsited"},
 	}
 	var got []string
-	for _, d := range consolidateWarnings(sortDiagnostics(diags)) {
+	for _, d := range consolidateWarnings(Sort(diags)) {
 		where := "-"
 		if d.Subject != nil {
 			where = d.Subject.Filename

@@ -1,4 +1,4 @@
-package cli
+package diagrender
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ import (
 
 // longSnippet is the JSON snippet of main.tf's bytes [start, end) as the
 // subject of a diagnostic.
-func longSnippet(t *testing.T, src string, start, end int) *jsonSnippet {
+func longSnippet(t *testing.T, src string, start, end int) *Snippet {
 	t.Helper()
 	file, _ := hclparse.NewParser().ParseHCL([]byte(src), "main.tf")
 	if file == nil {
