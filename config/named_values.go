@@ -46,7 +46,7 @@ func decodeCheckRuleBlock(block *hcl.Block, override bool) (*CheckRule, hcl.Diag
 
 // selfReferences is the error for a resource's condition that refers to the
 // resource itself (it can use self instead).
-func (cr *CheckRule) selfReferences(blockType string, addr resourceAddr) hcl.Diagnostics {
+func (cr *CheckRule) selfReferences(blockType string, addr resourceAddr, f flavour.Flavour) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for i, expr := range []hcl.Expression{cr.Condition, cr.ErrorMessage} {
 		if expr == nil {
@@ -57,7 +57,7 @@ func (cr *CheckRule) selfReferences(blockType string, addr resourceAddr) hcl.Dia
 			trs = expr.Variables()
 		}
 		for _, tr := range trs {
-			if ref, _ := parseReference(tr); (ref.Kind == refResource || ref.Kind == refResourceInstance) && ref.Resource == addr {
+			if ref, _ := parseReference(tr, f); (ref.Kind == refResource || ref.Kind == refResourceInstance) && ref.Resource == addr {
 				diags = append(diags, errorDiag("Invalid reference in "+blockType, fmt.Sprintf("Configuration for %s may not refer to itself.", addr), expr.Range().Ptr()))
 				break
 			}
@@ -203,7 +203,7 @@ func decodeDependsOnIn(attr *hcl.Attribute, f flavour.Flavour) ([]hcl.Traversal,
 	var ret []hcl.Traversal
 	exprs, diags := hcl.ExprList(attr.Expr)
 	for _, expr := range exprs {
-		expr, shimDiags := shimTraversalInString(expr, false)
+		expr, shimDiags := shimTraversalInString(expr, false, f)
 		diags = append(diags, shimDiags...)
 		tr, trDiags := hcl.AbsTraversalForExpr(expr)
 		diags = append(diags, trDiags...)

@@ -226,7 +226,7 @@ func decodeTestRunModule(block *hcl.Block, f flavour.Flavour) (testRunModule, hc
 	}
 	src, err := parseCallSource(m.source, m.version.Set, f)
 	if err != nil {
-		return m, append(diags, sourceDiagnostic(err, m.version.Set, attr.Range.Ptr()))
+		return m, append(diags, sourceDiagnostic(err, m.version.Set, attr.Range.Ptr(), f))
 	}
 	if _, remote := src.(moduleaddr.Remote); remote && f == flavour.Terraform {
 		diags = append(diags, errorDiag("Invalid module source address", "Only local or registry module sources are currently supported from within test run blocks.", attr.Range.Ptr()))

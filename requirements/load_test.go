@@ -173,7 +173,7 @@ func TestParseState(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, diags := ParseState("s", []byte(tt.src))
+			res, diags := ParseState("s", []byte(tt.src), flavour.OpenTofu)
 			if tt.wantErr != "" {
 				if len(diags) != 1 || diags[0].Detail != tt.wantErr {
 					t.Fatalf("diags = %v, want %q", diags, tt.wantErr)
