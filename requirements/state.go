@@ -60,7 +60,7 @@ func ParseState(name string, src []byte, f flavour.Flavour) ([]StateResource, hc
 		return nil, stateError(name, "the file is not valid JSON: "+err.Error())
 	}
 	if st.Version == nil || *st.Version != 4 {
-		return nil, stateError(name, fmt.Sprintf("tfdeps reads only state format version 4 (OpenTofu, and Terraform since v0.12); run \"%s refresh\" with a release of %s to upgrade it", f.Command(), f.Product()))
+		return nil, stateError(name, fmt.Sprintf("tfdeps reads only state format version 4 (OpenTofu, and Terraform since v0.12); run \"%s refresh\" with %s release to upgrade it", f.Command(), releaseOf(f)))
 	}
 	var out []StateResource
 	var diags hcl.Diagnostics
@@ -132,4 +132,12 @@ func (r *Result) AddState(resources []StateResource) {
 		}
 	}
 	slices.SortFunc(r.State, addrs.Provider.Compare)
+}
+
+// releaseOf names a release of flavour f's product, with its article.
+func releaseOf(f flavour.Flavour) string {
+	if f == flavour.Terraform {
+		return "a Terraform"
+	}
+	return "an OpenTofu"
 }
