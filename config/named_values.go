@@ -192,14 +192,21 @@ func schemaForOverrides(schema *hcl.BodySchema) *hcl.BodySchema {
 }
 
 // decodeDependsOn reads a list of references as OpenTofu reads
-// depends_on (and a test run's replace and target).
-func decodeDependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
-	return decodeDependsOnIn(attr, flavour.OpenTofu)
+// depends_on (a test run's replace, target and expect_failures in both
+// flavours), in flavour f's words.
+func decodeDependsOn(attr *hcl.Attribute, f flavour.Flavour) ([]hcl.Traversal, hcl.Diagnostics) {
+	return decodeReferenceList(attr, false, f)
 }
 
 // decodeDependsOnIn reads a depends_on list of references; in the
 // Terraform flavour a reference to an action is an error.
 func decodeDependsOnIn(attr *hcl.Attribute, f flavour.Flavour) ([]hcl.Traversal, hcl.Diagnostics) {
+	return decodeReferenceList(attr, f == flavour.Terraform, f)
+}
+
+// decodeReferenceList reads a list of references; with noActions a
+// reference to an action is an error. f words the texts.
+func decodeReferenceList(attr *hcl.Attribute, noActions bool, f flavour.Flavour) ([]hcl.Traversal, hcl.Diagnostics) {
 	var ret []hcl.Traversal
 	exprs, diags := hcl.ExprList(attr.Expr)
 	for _, expr := range exprs {
@@ -207,7 +214,7 @@ func decodeDependsOnIn(attr *hcl.Attribute, f flavour.Flavour) ([]hcl.Traversal,
 		diags = append(diags, shimDiags...)
 		tr, trDiags := hcl.AbsTraversalForExpr(expr)
 		diags = append(diags, trDiags...)
-		if len(tr) != 0 && f == flavour.Terraform && tr.RootName() == "action" {
+		if len(tr) != 0 && noActions && tr.RootName() == "action" {
 			diags = append(diags, actionDependsOn(expr.Range()))
 			continue
 		}
