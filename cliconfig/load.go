@@ -23,14 +23,7 @@ const ProblemsHeader = "There are some problems with the CLI configuration:"
 // ProblemsFooter is the text the CLI prints (to stderr) after the
 // diagnostics of Load when there are errors; it names the flavour's product.
 func ProblemsFooter(f flavour.Flavour) string {
-	return "As a result of the above problems, " + productName(f) + " may not behave as intended.\n\n"
-}
-
-func productName(f flavour.Flavour) string {
-	if f == flavour.Terraform {
-		return "Terraform"
-	}
-	return "OpenTofu"
+	return "As a result of the above problems, " + f.Product() + " may not behave as intended.\n\n"
 }
 
 // Environment variables for the plugin cache.

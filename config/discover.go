@@ -192,7 +192,7 @@ func discoverTests(fsys FileSystem, dir, testsDir string, f flavour.Flavour) (pa
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
 				Summary:  "Failed to calculate relative path",
-				Detail:   fmt.Sprintf("OpenTofu could not calculate the relative path for test file %s and it has been skipped: %s", p, err),
+				Detail:   fmt.Sprintf("%s could not calculate the relative path for test file %s and it has been skipped: %s", f.Product(), p, err),
 			})
 			continue
 		}

@@ -2,6 +2,8 @@ package config
 
 import (
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // This file is the contract between the loader (which builds a Document while
@@ -23,6 +25,8 @@ type Document struct {
 	// Files maps each file name (as in ranges) to its parsed form, for
 	// reading source bytes of expressions.
 	Files map[string]*hcl.File
+	// flavour words CheckJSON's diagnostics.
+	flavour flavour.Flavour
 }
 
 // Body is a merged block body: arguments and nested blocks in merged order.

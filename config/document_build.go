@@ -10,7 +10,7 @@ import (
 // OpenTofu sees them: primary files in load order, blocks in source order,
 // then blocks that override files added.
 func (m *Module) buildDocument() *Document {
-	doc := &Document{Files: m.ParsedFiles()}
+	doc := &Document{Files: m.ParsedFiles(), flavour: m.flavour}
 	for _, f := range m.overrides {
 		doc.OverrideFiles = append(doc.OverrideFiles, f.Name)
 	}

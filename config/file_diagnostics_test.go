@@ -5,6 +5,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // TestFileDiagnostics: the per-file diagnostics (what OpenTofu's second,
@@ -18,7 +20,7 @@ func TestFileDiagnostics(t *testing.T) {
 	}
 	m, diags := loadMap(t, files)
 	want := []expectedDiag{
-		{"warning", "Quoted references are deprecated", quotedReferenceDetail, "a.tf:2,17-2,22"},
+		{"warning", "Quoted references are deprecated", quotedDetail("reference", flavour.OpenTofu), "a.tf:2,17-2,22"},
 		{"warning", "Version constraints inside provider configuration blocks are deprecated", "OpenTofu 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of OpenTofu. To silence this warning, move the provider version constraint into the required_providers block.", "c_override.tf:2,13-2,18"},
 	}
 	if diff := cmp.Diff(want, diagsForCompare(m.FileDiagnostics())); diff != "" {

@@ -42,11 +42,19 @@ import (
 //     blocks with state_key, parallel, skip_cleanup and backend (errors of
 //     a release build), mock providers with source directories, and
 //     override targets as Terraform parses them; a file with an invalid
-//     "test" block is dropped, as Terraform drops it.
-//     Product names in texts stay OpenTofu's: the CLI words them.
+//     "test" block is dropped, as Terraform drops it;
+//   - texts name the flavour's product and command (Terraform, "terraform
+//     init") where OpenTofu's name OpenTofu and "tofu init"; the texts of
+//     the language block, which only OpenTofu reads, stay OpenTofu's. A
+//     text is never reworded after it is made: what it quotes from the
+//     configuration is printed as written.
 
 // WithFlavour loads the directory as flavour f does (default OpenTofu).
 func WithFlavour(f flavour.Flavour) Option { return func(o *options) { o.flavour = f } }
+
+// FlavourOf is the flavour opts load as (the last WithFlavour; OpenTofu
+// when there is none), for callers that word their own texts alike.
+func FlavourOf(opts ...Option) flavour.Flavour { return newOptions(opts).flavour }
 
 // coreVersion is the emulated product and version a file is decoded for.
 type coreVersion struct {

@@ -95,7 +95,7 @@ func decodeModuleBlock(block *hcl.Block, override bool, f flavour.Flavour) (*Mod
 	for _, b := range content.Blocks {
 		switch {
 		case b.Type == "lifecycle" && f == flavour.Terraform:
-			diags = append(diags, reservedBlockName("module", b))
+			diags = append(diags, reservedBlockName("module", b, f))
 			continue
 		}
 		switch b.Type {
@@ -119,7 +119,7 @@ func decodeModuleBlock(block *hcl.Block, override bool, f flavour.Flavour) (*Mod
 				}
 			}
 		default:
-			diags = append(diags, reservedBlockName("module", b))
+			diags = append(diags, reservedBlockName("module", b, f))
 		}
 	}
 	if d := countCombination(counters, "The %s meta-arguments are mutually-exclusive. Only one should be used to be explicit about the number of module instances to be created."); d != nil {
@@ -205,7 +205,7 @@ func decodeProviderBlockIn(block *hcl.Block, f flavour.Flavour, inTestFile bool)
 	if attr, ok := content.Attributes["version"]; ok && inTestFile && f == flavour.Terraform {
 		diags = append(diags, errorDiag("Version constraints are not allowed in test files", "Version constraints inside provider configuration blocks are not allowed in test files. To silence this error, move the provider version constraint into the required_providers block of the configuration that uses this provider.", attr.Expr.Range().Ptr()))
 	} else if ok {
-		diags = append(diags, warningDiag("Version constraints inside provider configuration blocks are deprecated", "OpenTofu 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of OpenTofu. To silence this warning, move the provider version constraint into the required_providers block.", attr.Expr.Range().Ptr()))
+		diags = append(diags, warningDiag("Version constraints inside provider configuration blocks are deprecated", fmt.Sprintf("%[1]s 0.13 and earlier allowed provider version constraints inside the provider configuration block, but that is now deprecated and will be removed in a future version of %[1]s. To silence this warning, move the provider version constraint into the required_providers block.", f.Product()), attr.Expr.Range().Ptr()))
 		vc, _, vDiags := decodeVersionConstraint(attr, attr.Name)
 		diags = append(diags, vDiags...)
 		p.Version, p.VersionSet, p.VersionRange = vc.Required, vc.Set, attr.Range
@@ -221,7 +221,7 @@ func decodeProviderBlockIn(block *hcl.Block, f flavour.Flavour, inTestFile bool)
 	}
 	for _, name := range reserved {
 		if attr, ok := content.Attributes[name]; ok {
-			diags = append(diags, errorDiag("Reserved argument name in provider block", fmt.Sprintf("The provider argument name %q is reserved for use by OpenTofu in a future version.", name), &attr.NameRange))
+			diags = append(diags, errorDiag("Reserved argument name in provider block", fmt.Sprintf("The provider argument name %q is reserved for use by %s in a future version.", name, f.Product()), &attr.NameRange))
 		}
 	}
 	var seenEscape *hcl.Block
@@ -234,7 +234,7 @@ func decodeProviderBlockIn(block *hcl.Block, f flavour.Flavour, inTestFile bool)
 			seenEscape = b
 			continue
 		}
-		diags = append(diags, reservedBlockName("provider", b))
+		diags = append(diags, reservedBlockName("provider", b, f))
 	}
 	return p, diags
 }
@@ -255,8 +255,8 @@ func duplicateLifecycleBlock(what string, first, second *hcl.Block) *hcl.Diagnos
 	return errorDiag("Duplicate lifecycle block", fmt.Sprintf("This %s already has a lifecycle block at %s.", what, first.DefRange), &second.DefRange)
 }
 
-func reservedBlockName(kind string, b *hcl.Block) *hcl.Diagnostic {
-	return errorDiag(fmt.Sprintf("Reserved block type name in %s block", kind), fmt.Sprintf("The block type name %q is reserved for use by OpenTofu in a future version.", b.Type), &b.TypeRange)
+func reservedBlockName(kind string, b *hcl.Block, f flavour.Flavour) *hcl.Diagnostic {
+	return errorDiag(fmt.Sprintf("Reserved block type name in %s block", kind), fmt.Sprintf("The block type name %q is reserved for use by %s in a future version.", b.Type, f.Product()), &b.TypeRange)
 }
 
 // countCombination is error C14 when more than one of count, enabled and

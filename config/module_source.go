@@ -23,7 +23,7 @@ func (mc *ModuleCall) classifySource(raw string, f flavour.Flavour) hcl.Diagnost
 	}
 	mc.Source = nil
 	mc.SourceAddr = raw
-	return hcl.Diagnostics{sourceDiagnostic(err, mc.HasVersion, mc.SourceAddrRange.Ptr())}
+	return hcl.Diagnostics{sourceDiagnostic(err, mc.HasVersion, mc.SourceAddrRange.Ptr(), f)}
 }
 
 // parseCallSource is moduleaddr.ParseRegistry when the call has a version,
@@ -44,16 +44,16 @@ func parseCallSource(raw string, hasVersion bool, f flavour.Flavour) (moduleaddr
 }
 
 // sourceDiagnostic is the §8.3 diagnostic for a source parse error.
-func sourceDiagnostic(err error, hasVersion bool, subject *hcl.Range) *hcl.Diagnostic {
+func sourceDiagnostic(err error, hasVersion bool, subject *hcl.Range, f flavour.Flavour) *hcl.Diagnostic {
 	if rel, ok := moduleaddr.IsMaybeRelativePath(err); ok {
 		return errorDiag("Invalid module source address", fmt.Sprintf(
-			"OpenTofu failed to determine your intended installation method for remote module package %q.\n\nIf you intended this as a path relative to the current module, use \"./%s\" instead. The \"./\" prefix indicates that the address is a relative filesystem path.",
-			rel.Addr, rel.Addr), subject)
+			"%s failed to determine your intended installation method for remote module package %q.\n\nIf you intended this as a path relative to the current module, use \"./%s\" instead. The \"./\" prefix indicates that the address is a relative filesystem path.",
+			f.Product(), rel.Addr, rel.Addr), subject)
 	}
 	if hasVersion {
 		return errorDiag("Invalid registry module source address", fmt.Sprintf(
-			"Failed to parse module registry address: %s.\n\nOpenTofu assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.",
-			err), subject)
+			"Failed to parse module registry address: %s.\n\n%s assumed that you intended a module registry source address because you also set the argument \"version\", which applies only to registry modules.",
+			err, f.Product()), subject)
 	}
 	return errorDiag("Invalid module source address", fmt.Sprintf("Failed to parse module source address: %s.", err), subject)
 }

@@ -46,7 +46,7 @@ func decodeCheckRuleBlock(block *hcl.Block, override bool) (*CheckRule, hcl.Diag
 
 // selfReferences is the error for a resource's condition that refers to the
 // resource itself (it can use self instead).
-func (cr *CheckRule) selfReferences(blockType string, addr resourceAddr) hcl.Diagnostics {
+func (cr *CheckRule) selfReferences(blockType string, addr resourceAddr, f flavour.Flavour) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for i, expr := range []hcl.Expression{cr.Condition, cr.ErrorMessage} {
 		if expr == nil {
@@ -57,7 +57,7 @@ func (cr *CheckRule) selfReferences(blockType string, addr resourceAddr) hcl.Dia
 			trs = expr.Variables()
 		}
 		for _, tr := range trs {
-			if ref, _ := parseReference(tr); (ref.Kind == refResource || ref.Kind == refResourceInstance) && ref.Resource == addr {
+			if ref, _ := parseReference(tr, f); (ref.Kind == refResource || ref.Kind == refResourceInstance) && ref.Resource == addr {
 				diags = append(diags, errorDiag("Invalid reference in "+blockType, fmt.Sprintf("Configuration for %s may not refer to itself.", addr), expr.Range().Ptr()))
 				break
 			}
@@ -192,22 +192,29 @@ func schemaForOverrides(schema *hcl.BodySchema) *hcl.BodySchema {
 }
 
 // decodeDependsOn reads a list of references as OpenTofu reads
-// depends_on (and a test run's replace and target).
-func decodeDependsOn(attr *hcl.Attribute) ([]hcl.Traversal, hcl.Diagnostics) {
-	return decodeDependsOnIn(attr, flavour.OpenTofu)
+// depends_on (a test run's replace, target and expect_failures in both
+// flavours), in flavour f's words.
+func decodeDependsOn(attr *hcl.Attribute, f flavour.Flavour) ([]hcl.Traversal, hcl.Diagnostics) {
+	return decodeReferenceList(attr, false, f)
 }
 
 // decodeDependsOnIn reads a depends_on list of references; in the
 // Terraform flavour a reference to an action is an error.
 func decodeDependsOnIn(attr *hcl.Attribute, f flavour.Flavour) ([]hcl.Traversal, hcl.Diagnostics) {
+	return decodeReferenceList(attr, f == flavour.Terraform, f)
+}
+
+// decodeReferenceList reads a list of references; with noActions a
+// reference to an action is an error. f words the texts.
+func decodeReferenceList(attr *hcl.Attribute, noActions bool, f flavour.Flavour) ([]hcl.Traversal, hcl.Diagnostics) {
 	var ret []hcl.Traversal
 	exprs, diags := hcl.ExprList(attr.Expr)
 	for _, expr := range exprs {
-		expr, shimDiags := shimTraversalInString(expr, false)
+		expr, shimDiags := shimTraversalInString(expr, false, f)
 		diags = append(diags, shimDiags...)
 		tr, trDiags := hcl.AbsTraversalForExpr(expr)
 		diags = append(diags, trDiags...)
-		if len(tr) != 0 && f == flavour.Terraform && tr.RootName() == "action" {
+		if len(tr) != 0 && noActions && tr.RootName() == "action" {
 			diags = append(diags, actionDependsOn(expr.Range()))
 			continue
 		}

@@ -25,17 +25,17 @@ var removedProvisioners = map[string]bool{"chef": true, "habitat": true, "puppet
 
 // decodeProvisionerBlock decodes a provisioner block of a resource or
 // removed block. A removed provisioner type gives a nil provisioner.
-func decodeProvisionerBlock(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
+func decodeProvisionerBlock(block *hcl.Block, f flavour.Flavour) (*Provisioner, hcl.Diagnostics) {
 	pv := &Provisioner{Type: block.Labels[0], DeclRange: block.DefRange, When: "create", OnFailure: "fail"}
 	content, config, diags := block.Body.PartialContent(provisionerBlockSchema)
 	if removedProvisioners[pv.Type] {
-		return nil, append(diags, errorDiag(fmt.Sprintf("The %q provisioner has been removed", pv.Type), fmt.Sprintf("The %q provisioner is deprecated and has been removed from OpenTofu.", pv.Type), &block.LabelRanges[0]))
+		return nil, append(diags, errorDiag(fmt.Sprintf("The %q provisioner has been removed", pv.Type), fmt.Sprintf("The %q provisioner is deprecated and has been removed from %s.", pv.Type, f.Product()), &block.LabelRanges[0]))
 	}
 	if content == nil {
 		return pv, diags
 	}
 	if attr, ok := content.Attributes["when"]; ok {
-		expr, shimDiags := shimTraversalInString(attr.Expr, true)
+		expr, shimDiags := shimTraversalInString(attr.Expr, true, f)
 		diags = append(diags, shimDiags...)
 		switch kw := hcl.ExprAsKeyword(expr); kw {
 		case "create", "destroy":
@@ -48,7 +48,7 @@ func decodeProvisionerBlock(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 		diags = append(diags, onlySelfRefs(config)...)
 	}
 	if attr, ok := content.Attributes["on_failure"]; ok {
-		expr, shimDiags := shimTraversalInString(attr.Expr, true)
+		expr, shimDiags := shimTraversalInString(attr.Expr, true, f)
 		diags = append(diags, shimDiags...)
 		switch kw := hcl.ExprAsKeyword(expr); kw {
 		case "continue", "fail":
@@ -77,7 +77,7 @@ func decodeProvisionerBlock(block *hcl.Block) (*Provisioner, hcl.Diagnostics) {
 			}
 			pv.Connection = &Connection{DeclRange: b.DefRange, body: b.Body}
 		default:
-			diags = append(diags, reservedBlockName("provisioner", b))
+			diags = append(diags, reservedBlockName("provisioner", b, f))
 		}
 	}
 	return pv, diags
@@ -135,7 +135,7 @@ func decodeReplaceTriggeredBy(expr hcl.Expression, f flavour.Flavour) ([]hcl.Exp
 		var resources int
 		var refErr bool
 		for _, tr := range e.Variables() {
-			ref, refDiags := parseReference(tr)
+			ref, refDiags := parseReference(tr, f)
 			for _, d := range refDiags {
 				diags = append(diags, &hcl.Diagnostic{Severity: d.Severity, Summary: d.Summary, Detail: d.Detail, Subject: &rng})
 			}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // refKind classifies what a reference in an expression points at
@@ -73,9 +75,10 @@ var singleAttrKinds = map[string]refKind{
 }
 
 // parseReference interprets a traversal found in an expression as OpenTofu
-// does. Errors come with error diagnostics and, except for a malformed
-// ROOT.NAME reference (see singleAttrRef), a reference of kind refInvalid.
-func parseReference(tr hcl.Traversal) (reference, hcl.Diagnostics) {
+// does. Errors come with error diagnostics (in flavour f's words) and,
+// except for a malformed ROOT.NAME reference (see singleAttrRef), a
+// reference of kind refInvalid.
+func parseReference(tr hcl.Traversal, f flavour.Flavour) (reference, hcl.Diagnostics) {
 	root := tr.RootName()
 	rootRange := tr[0].SourceRange()
 	if kind, ok := singleAttrKinds[root]; ok {
@@ -98,7 +101,7 @@ func parseReference(tr hcl.Traversal) (reference, hcl.Diagnostics) {
 	case "self":
 		return reference{Kind: refOther, Root: root, Subject: "self", Range: rootRange}, nil
 	case "template", "lazy", "arg":
-		return reference{}, hcl.Diagnostics{errorDiag("Reserved symbol name", fmt.Sprintf("The symbol name %q is reserved for use in a future OpenTofu version. If you are using a provider that already uses this as a resource type name, add the prefix \"resource.\" to force interpretation as a resource type name.", root), &rootRange)}
+		return reference{}, hcl.Diagnostics{errorDiag("Reserved symbol name", fmt.Sprintf("The symbol name %q is reserved for use in a future %s version. If you are using a provider that already uses this as a resource type name, add the prefix \"resource.\" to force interpretation as a resource type name.", root, f.Product()), &rootRange)}
 	}
 	return resourceRef(ManagedResourceMode, root, rootRange, tr)
 }

@@ -19,16 +19,17 @@ func exprIsNativeQuotedString(expr hcl.Expression) bool {
 	return ok
 }
 
-const (
-	quotedKeywordDetail   = "In this context, keywords are expected literally rather than in quotes. OpenTofu 0.11 and earlier required quotes, but quoted keywords are now deprecated and will be removed in a future version of OpenTofu. Remove the quotes surrounding this keyword to silence this warning."
-	quotedReferenceDetail = "In this context, references are expected literally rather than in quotes. OpenTofu 0.11 and earlier required quotes, but quoted references are now deprecated and will be removed in a future version of OpenTofu. Remove the quotes surrounding this reference to silence this warning."
-)
+// quotedDetail is the detail of the warning for a quoted keyword or
+// reference (what: "keyword" or "reference") in flavour f's words.
+func quotedDetail(what string, f flavour.Flavour) string {
+	return fmt.Sprintf("In this context, %[1]ss are expected literally rather than in quotes. %[2]s 0.11 and earlier required quotes, but quoted %[1]ss are now deprecated and will be removed in a future version of %[2]s. Remove the quotes surrounding this %[1]s to silence this warning.", what, f.Product())
+}
 
 // shimTraversalInString reads a native quoted string where a reference (or,
 // with wantKeyword, a keyword) is expected, as OpenTofu 0.11 required: the
 // string is parsed as a traversal and a deprecation warning is returned.
 // Other expressions, JSON strings included, are returned unchanged.
-func shimTraversalInString(expr hcl.Expression, wantKeyword bool) (hcl.Expression, hcl.Diagnostics) {
+func shimTraversalInString(expr hcl.Expression, wantKeyword bool, f flavour.Flavour) (hcl.Expression, hcl.Diagnostics) {
 	if ocke, ok := expr.(*hclsyntax.ObjectConsKeyExpr); ok {
 		expr = ocke.Wrapped
 	}
@@ -46,9 +47,9 @@ func shimTraversalInString(expr hcl.Expression, wantKeyword bool) (hcl.Expressio
 	tr, trDiags := hclsyntax.ParseTraversalAbs([]byte(val.AsString()), rng.Filename, start)
 	diags = append(diags, trDiags...)
 	if wantKeyword {
-		diags = append(diags, warningDiag("Quoted keywords are deprecated", quotedKeywordDetail, &rng))
+		diags = append(diags, warningDiag("Quoted keywords are deprecated", quotedDetail("keyword", f), &rng))
 	} else {
-		diags = append(diags, warningDiag("Quoted references are deprecated", quotedReferenceDetail, &rng))
+		diags = append(diags, warningDiag("Quoted references are deprecated", quotedDetail("reference", f), &rng))
 	}
 	return &hclsyntax.ScopeTraversalExpr{Traversal: tr, SrcRange: rng}, diags
 }
@@ -100,7 +101,7 @@ func decodeProviderConfigRef(expr hcl.Expression, argName string, f flavour.Flav
 		keyExpr = iex.Key
 		expr = iex.Collection
 	}
-	expr, shimDiags := shimTraversalInString(expr, false)
+	expr, shimDiags := shimTraversalInString(expr, false, f)
 	diags = append(diags, shimDiags...)
 	tr, trDiags := hcl.AbsTraversalForExpr(expr)
 	if !trDiags.HasErrors() {

@@ -60,7 +60,7 @@ func decodeRemovedBlock(block *hcl.Block, f flavour.Flavour) (*Removed, hcl.Diag
 				destroySet = true
 			}
 		case "provisioner":
-			pv, pvDiags := decodeProvisionerBlock(b)
+			pv, pvDiags := decodeProvisionerBlock(b, f)
 			diags = append(diags, pvDiags...)
 			switch {
 			case pv == nil:

@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // terraformRemovedBlockSchema is a removed block as Terraform v1.15 reads
@@ -67,7 +69,7 @@ func decodeTerraformRemovedBlock(block *hcl.Block) (*Removed, hcl.Diagnostics) {
 				diags = append(diags, errorDiag("Invalid provisioner block", "Provisioners are valid only when a removed block targets a managed resource.", &b.DefRange))
 				continue
 			}
-			pv, pvDiags := decodeProvisionerBlock(b)
+			pv, pvDiags := decodeProvisionerBlock(b, flavour.Terraform)
 			diags = append(diags, pvDiags...)
 			if pv != nil && pv.When != "destroy" {
 				diags = append(diags, errorDiag("Invalid provisioner block", "Only destroy-time provisioners are valid in \"removed\" blocks. To declare a destroy-time provisioner, use:\n    when = destroy", &b.DefRange))

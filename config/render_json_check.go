@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // CheckJSON reports what RenderJSON cannot write with the same meaning.
@@ -24,12 +26,12 @@ func (d *Document) CheckJSON() hcl.Diagnostics {
 	}
 	var diags hcl.Diagnostics
 	for _, b := range d.Blocks {
-		diags = append(diags, checkJSONBlock(b, nil)...)
+		diags = append(diags, checkJSONBlock(b, nil, d.flavour)...)
 	}
 	return diags
 }
 
-func checkJSONBlock(b *Block, path []string) hcl.Diagnostics {
+func checkJSONBlock(b *Block, path []string, f flavour.Flavour) hcl.Diagnostics {
 	if b == nil || b.Body == nil {
 		return nil
 	}
@@ -42,8 +44,8 @@ func checkJSONBlock(b *Block, path []string) hcl.Diagnostics {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Argument cannot be written in JSON syntax",
-					Detail: fmt.Sprintf("The argument %q of this %s block has the name of a nested block type: in JSON syntax, OpenTofu reads the property %q as a %q block, so no JSON document has the same meaning. Show this configuration in native syntax (without -json).",
-						a.Name, where, a.Name, a.Name),
+					Detail: fmt.Sprintf("The argument %q of this %s block has the name of a nested block type: in JSON syntax, %s reads the property %q as a %q block, so no JSON document has the same meaning. Show this configuration in native syntax (without -json).",
+						a.Name, where, f.Product(), a.Name, a.Name),
 					Subject: a.NameRange.Ptr(),
 				})
 			}
@@ -53,15 +55,15 @@ func checkJSONBlock(b *Block, path []string) hcl.Diagnostics {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
 					Summary:  "Block cannot be written in JSON syntax",
-					Detail: fmt.Sprintf("The nested block %q of this %s block has the name of an argument: in JSON syntax, OpenTofu reads the property %q as the %q argument, so no JSON document has the same meaning. Show this configuration in native syntax (without -json).",
-						nb.Type, where, nb.Type, nb.Type),
+					Detail: fmt.Sprintf("The nested block %q of this %s block has the name of an argument: in JSON syntax, %s reads the property %q as the %q argument, so no JSON document has the same meaning. Show this configuration in native syntax (without -json).",
+						nb.Type, where, f.Product(), nb.Type, nb.Type),
 					Subject: nb.DefRange.Ptr(),
 				})
 			}
 		}
 	}
 	for _, nb := range b.Body.Blocks {
-		diags = append(diags, checkJSONBlock(nb, path)...)
+		diags = append(diags, checkJSONBlock(nb, path, f)...)
 	}
 	return diags
 }

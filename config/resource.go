@@ -164,13 +164,13 @@ func decodeResource(block *hcl.Block, mode ResourceMode, override, nested bool, 
 			seenConnection = b
 			r.Managed.Connection = &Connection{DeclRange: b.DefRange, body: b.Body}
 		case mode == ManagedResourceMode && b.Type == "provisioner":
-			pv, pvDiags := decodeProvisionerBlock(b)
+			pv, pvDiags := decodeProvisionerBlock(b, f)
 			diags = append(diags, pvDiags...)
 			if pv != nil {
 				r.Managed.Provisioners = append(r.Managed.Provisioners, pv)
 			}
 		default:
-			diags = append(diags, reservedBlockName(mode.blockType(), b))
+			diags = append(diags, reservedBlockName(mode.blockType(), b, f))
 		}
 	}
 	if d := countCombination(counters, combinationDetail[mode]); d != nil {
@@ -275,7 +275,7 @@ func (r *Resource) decodeLifecycle(b *hcl.Block, override bool) (*hcl.Attribute,
 	for _, cb := range lc.Blocks {
 		cr, crDiags := decodeCheckRuleBlock(cb, override)
 		diags = append(diags, crDiags...)
-		diags = append(diags, cr.selfReferences(cb.Type, addr)...)
+		diags = append(diags, cr.selfReferences(cb.Type, addr, flavour.OpenTofu)...)
 		if override {
 			continue
 		}
@@ -317,12 +317,12 @@ func (m *ManagedResource) decodeLifecycleArgs(r *Resource, lc *hcl.BodyContent, 
 		r.TriggersReplacement = append(r.TriggersReplacement, exprs...)
 	}
 	if attr, ok := lc.Attributes["ignore_changes"]; ok {
-		diags = append(diags, m.decodeIgnoreChanges(attr)...)
+		diags = append(diags, m.decodeIgnoreChanges(attr, f)...)
 	}
 	return diags
 }
 
-func (m *ManagedResource) decodeIgnoreChanges(attr *hcl.Attribute) hcl.Diagnostics {
+func (m *ManagedResource) decodeIgnoreChanges(attr *hcl.Attribute, f flavour.Flavour) hcl.Diagnostics {
 	if hcl.ExprAsKeyword(attr.Expr) == "all" {
 		m.IgnoreAllChanges = true
 		return nil
@@ -336,7 +336,7 @@ func (m *ManagedResource) decodeIgnoreChanges(attr *hcl.Attribute) hcl.Diagnosti
 			diags = append(diags, errorDiag("Invalid ignore_changes wildcard", "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use \"ignore_changes = all\" to ignore changes to all attributes.", attr.Expr.Range().Ptr()))
 			continue
 		}
-		expr, shimDiags := shimTraversalInString(expr, false)
+		expr, shimDiags := shimTraversalInString(expr, false, f)
 		diags = append(diags, shimDiags...)
 		tr, trDiags := hcl.RelTraversalForExpr(expr)
 		diags = append(diags, trDiags...)

@@ -58,7 +58,7 @@ func (r *Resource) decodeTerraformLifecycle(b *hcl.Block, override bool) (*hcl.A
 		}
 		cr, crDiags := decodeCheckRuleBlock(cb, override)
 		diags = append(diags, crDiags...)
-		diags = append(diags, cr.selfReferences(cb.Type, addr)...)
+		diags = append(diags, cr.selfReferences(cb.Type, addr, flavour.Terraform)...)
 		if override {
 			continue
 		}

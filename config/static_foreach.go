@@ -6,6 +6,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // decodeProviderForEach evaluates a provider block's for_each statically
@@ -19,7 +21,7 @@ func (e *staticEvaluator) decodeProviderForEach(pc *ProviderConfig) hcl.Diagnost
 	}
 	id := staticIdent{module: e.call.path, subject: fmt.Sprintf("provider.%s.%s.for_each", pc.Name, pc.Alias), decl: expr.Range()}
 	s := e.scope(id)
-	refs, diags := staticReferences(expr)
+	refs, diags := staticReferences(expr, e.mod.flavour)
 	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: s.eval.functions()}
 	if len(refs) > 0 {
 		refDiags := checkStaticRefs(refs, id.String())
@@ -33,18 +35,19 @@ func (e *staticEvaluator) decodeProviderForEach(pc *ProviderConfig) hcl.Diagnost
 	}
 	val, valDiags := expr.Value(ctx)
 	diags = append(diags, sortedSuggestions(valDiags, ctx.Functions)...)
-	return append(diags, forEachValueChecks(expr, ctx, val)...)
+	return append(diags, forEachValueChecks(expr, ctx, val, e.mod.flavour)...)
 }
 
 // forEachValueChecks are OpenTofu's type and value checks of a for_each
 // value, in OpenTofu's order.
-func forEachValueChecks(expr hcl.Expression, ctx *hcl.EvalContext, val cty.Value) hcl.Diagnostics {
+func forEachValueChecks(expr hcl.Expression, ctx *hcl.EvalContext, val cty.Value, f flavour.Flavour) hcl.Diagnostics {
 	invalid := func(detail string) *hcl.Diagnostic {
 		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid for_each argument", Detail: detail, Subject: expr.Range().Ptr(), Expression: expr, EvalContext: ctx}
 	}
-	const unknownDynamic = "The \"for_each\" value includes keys or set values from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine what will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values.\n\n"
-	const unknownMap = "The \"for_each\" map includes keys derived from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values.\n\n"
-	const unknownSet = "The \"for_each\" set includes values derived from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to use a map value where the keys are defined statically in your configuration and where only the values contain apply-time results.\n\n"
+	product := f.Product()
+	unknownDynamic := "The \"for_each\" value includes keys or set values from resource attributes that cannot be determined until apply, and so " + product + " cannot determine what will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values.\n\n"
+	unknownMap := "The \"for_each\" map includes keys derived from resource attributes that cannot be determined until apply, and so " + product + " cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to define the map keys statically in your configuration and place apply-time results only in the map values.\n\n"
+	unknownSet := "The \"for_each\" set includes values derived from resource attributes that cannot be determined until apply, and so " + product + " cannot determine the full set of keys that will identify the instances of this resource.\n\nWhen working with unknown values in for_each, it's better to use a map value where the keys are defined statically in your configuration and where only the values contain apply-time results.\n\n"
 	const target = "Alternatively, you could use the -target option to first apply only the resources that for_each depends on, and then apply normally to converge."
 	valueChecks := func(checked cty.Value, unknownDetail string) hcl.Diagnostics {
 		var diags hcl.Diagnostics

@@ -6,15 +6,17 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // staticReferences lists the references of expr (its traversals, then its
 // provider function calls) with OpenTofu's diagnostics for malformed ones.
-func staticReferences(expr hcl.Expression) ([]reference, hcl.Diagnostics) {
+func staticReferences(expr hcl.Expression, f flavour.Flavour) ([]reference, hcl.Diagnostics) {
 	var refs []reference
 	var diags hcl.Diagnostics
 	for _, t := range expr.Variables() {
-		ref, d := parseReference(t)
+		ref, d := parseReference(t, f)
 		diags = append(diags, d...)
 		if ref.Kind != refInvalid {
 			refs = append(refs, ref)

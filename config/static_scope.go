@@ -130,7 +130,7 @@ func containsMark(v cty.Value, mark string) bool {
 // evalExpr finds the references of expr, refuses those that are not
 // static, resolves the others and evaluates expr with them.
 func (s staticScope) evalExpr(expr hcl.Expression) (cty.Value, hcl.Diagnostics) {
-	refs, diags := staticReferences(expr)
+	refs, diags := staticReferences(expr, s.eval.mod.flavour)
 	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: s.eval.functions()}
 	if len(refs) > 0 {
 		refDiags := checkStaticRefs(refs, s.top().String())

@@ -128,7 +128,7 @@ func decodeTestRun(block *hcl.Block, f flavour.Flavour) (*TestRun, hcl.Diagnosti
 				diags = append(diags, errorDiag(`Multiple "plan_options" blocks`, fmt.Sprintf("This run block already has a plan_options block defined at %s.", options.DefRange), b.DefRange.Ptr()))
 				continue
 			}
-			d := decodeTestRunOptions(b)
+			d := decodeTestRunOptions(b, f)
 			diags = append(diags, d...)
 			if !d.HasErrors() {
 				options = b
@@ -182,7 +182,7 @@ func decodeTestRun(block *hcl.Block, f flavour.Flavour) (*TestRun, hcl.Diagnosti
 		run.Providers = providers
 	}
 	if attr, ok := content.Attributes["expect_failures"]; ok {
-		_, d := decodeDependsOn(attr)
+		_, d := decodeDependsOn(attr, f)
 		diags = append(diags, d...)
 	}
 	if f == flavour.Terraform {
@@ -226,7 +226,7 @@ func decodeTestRunModule(block *hcl.Block, f flavour.Flavour) (testRunModule, hc
 	}
 	src, err := parseCallSource(m.source, m.version.Set, f)
 	if err != nil {
-		return m, append(diags, sourceDiagnostic(err, m.version.Set, attr.Range.Ptr()))
+		return m, append(diags, sourceDiagnostic(err, m.version.Set, attr.Range.Ptr(), f))
 	}
 	if _, remote := src.(moduleaddr.Remote); remote && f == flavour.Terraform {
 		diags = append(diags, errorDiag("Invalid module source address", "Only local or registry module sources are currently supported from within test run blocks.", attr.Range.Ptr()))
@@ -235,7 +235,7 @@ func decodeTestRunModule(block *hcl.Block, f flavour.Flavour) (testRunModule, hc
 	return m, diags
 }
 
-func decodeTestRunOptions(block *hcl.Block) hcl.Diagnostics {
+func decodeTestRunOptions(block *hcl.Block, f flavour.Flavour) hcl.Diagnostics {
 	content, diags := bodyContent(block.Body, testRunOptionsSchema)
 	if content == nil {
 		return diags
@@ -256,7 +256,7 @@ func decodeTestRunOptions(block *hcl.Block) hcl.Diagnostics {
 	}
 	for _, name := range []string{"replace", "target"} {
 		if attr, ok := content.Attributes[name]; ok {
-			_, d := decodeDependsOn(attr)
+			_, d := decodeDependsOn(attr, f)
 			diags = append(diags, d...)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	version "github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/moduleinstall/manifest"
 )
 
@@ -22,6 +23,7 @@ type ManifestWalker struct {
 	baseDir  string
 	opts     []Option
 	fsys     FileSystem
+	flavour  flavour.Flavour
 }
 
 // NewManifestWalker returns a walker over m. Relative record directories
@@ -30,7 +32,7 @@ type ManifestWalker struct {
 // version).
 func NewManifestWalker(m manifest.Manifest, baseDir string, opts ...Option) *ManifestWalker {
 	childOpts := append(append([]Option{}, opts...), WithTestsDir(""))
-	return &ManifestWalker{manifest: m, baseDir: baseDir, opts: childOpts, fsys: newOptions(opts).fsys}
+	return &ManifestWalker{manifest: m, baseDir: baseDir, opts: childOpts, fsys: newOptions(opts).fsys, flavour: newOptions(opts).flavour}
 }
 
 var _ ModuleWalker = (*ManifestWalker)(nil)
@@ -41,14 +43,14 @@ func (w *ManifestWalker) LoadModule(req *ModuleRequest) (*Module, string, hcl.Di
 	rec, ok := w.manifest[req.Key()]
 	if !ok {
 		return nil, "", hcl.Diagnostics{errorDiag("Module not installed",
-			`This module is not yet installed. Run "tofu init" to install all modules required by this configuration.`, call.DeclRange.Ptr())}
+			NotInstalledDetail(w.flavour), call.DeclRange.Ptr())}
 	}
-	diags := InstalledCallChanges(call, rec)
+	diags := InstalledCallChanges(call, rec, w.flavour)
 	dir := w.dir(rec.Dir)
 	if _, err := w.fsys.ReadDir(dir); err != nil {
 		return nil, "", hcl.Diagnostics{errorDiag("Module not installed", fmt.Sprintf(
-			`This module's local cache directory %s could not be read. Run "tofu init" to install all modules required by this configuration.`,
-			rec.Dir), call.DeclRange.Ptr())}
+			"This module's local cache directory %s could not be read.%s",
+			rec.Dir, runInit(w.flavour)), call.DeclRange.Ptr())}
 	}
 	mod, modDiags := LoadDir(dir, req.ChildOptions(w.opts...)...)
 	return mod, dir, append(diags, modDiags...)
@@ -56,20 +58,31 @@ func (w *ManifestWalker) LoadModule(req *ModuleRequest) (*Module, string, hcl.Di
 
 // InstalledCallChanges reports how call no longer matches the record of
 // the module installed for it: its source or version requirements changed
-// (OpenTofu's errors, at the source argument).
-func InstalledCallChanges(call *ModuleCall, rec manifest.Record) hcl.Diagnostics {
+// (OpenTofu's errors, at the source argument), in flavour f's words.
+func InstalledCallChanges(call *ModuleCall, rec manifest.Record, f flavour.Flavour) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	srcRange := call.SourceAddrRange.Ptr()
 	if call.Source != nil && call.Source.String() != rec.Source {
 		diags = append(diags, errorDiag("Module source has changed", fmt.Sprintf(
-			`The source address was changed from %q to %q since this module was installed. Run "tofu init" to install all modules required by this configuration.`,
-			rec.Source, call.Source.String()), srcRange))
+			"The source address was changed from %q to %q since this module was installed.%s",
+			rec.Source, call.Source.String(), runInit(f)), srcRange))
 	}
-	return append(diags, versionChanged(call, rec, srcRange)...)
+	return append(diags, versionChanged(call, rec, srcRange, f)...)
+}
+
+// NotInstalledDetail is the detail of the error for a module call that has
+// no record in the module manifest, in flavour f's words.
+func NotInstalledDetail(f flavour.Flavour) string {
+	return "This module is not yet installed." + runInit(f)
+}
+
+// runInit is the advice that ends the errors about installed modules.
+func runInit(f flavour.Flavour) string {
+	return fmt.Sprintf(` Run "%s init" to install all modules required by this configuration.`, f.Command())
 }
 
 // versionChanged checks a recorded version against the call's constraint.
-func versionChanged(call *ModuleCall, rec manifest.Record, subject *hcl.Range) hcl.Diagnostics {
+func versionChanged(call *ModuleCall, rec manifest.Record, subject *hcl.Range, f flavour.Flavour) hcl.Diagnostics {
 	var constraints version.Constraints
 	if call.HasVersion && call.Version != "" {
 		c, err := version.NewConstraint(call.Version)
@@ -78,7 +91,7 @@ func versionChanged(call *ModuleCall, rec manifest.Record, subject *hcl.Range) h
 		}
 		constraints = c
 	}
-	const tail = ` Run "tofu init" to install all modules required by this configuration.`
+	tail := runInit(f)
 	var diags hcl.Diagnostics
 	if len(constraints) > 0 && rec.Version == "" {
 		diags = append(diags, errorDiag("Module version requirements have changed",

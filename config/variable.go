@@ -58,7 +58,7 @@ func decodeVariableBlock(block *hcl.Block, override bool, f flavour.Flavour) (*V
 		v.DescriptionSet = true
 	}
 	if attr, ok := content.Attributes["type"]; ok {
-		ty, defaults, mode, tyDiags := decodeVariableType(attr.Expr)
+		ty, defaults, mode, tyDiags := decodeVariableType(attr.Expr, f)
 		diags = append(diags, tyDiags...)
 		v.ConstraintType, v.TypeDefaults, v.ParsingMode = ty, defaults, mode
 		v.Type = ty.WithoutOptionalAttributesDeep()
@@ -100,7 +100,7 @@ func decodeVariableBlock(block *hcl.Block, override bool, f flavour.Flavour) (*V
 		diags = append(diags, v.decodeDefault(attr)...)
 	}
 	for _, b := range content.Blocks {
-		cr, crDiags := decodeVariableValidationBlock(v.Name, b, override)
+		cr, crDiags := decodeVariableValidationBlock(v.Name, b, override, f)
 		diags = append(diags, crDiags...)
 		if !override {
 			v.Validations = append(v.Validations, cr)
@@ -147,11 +147,15 @@ func (v *Variable) decodeDefault(attr *hcl.Attribute) hcl.Diagnostics {
 	return diags
 }
 
-const quotedTypeDetail = "OpenTofu 0.11 and earlier required type constraints to be given in quotes, but that form is now deprecated and will be removed in a future version of OpenTofu. Remove the quotes around "
+// quotedTypeDetail begins the detail of the error for a quoted type
+// constraint, in flavour f's words.
+func quotedTypeDetail(f flavour.Flavour) string {
+	return fmt.Sprintf("%[1]s 0.11 and earlier required type constraints to be given in quotes, but that form is now deprecated and will be removed in a future version of %[1]s. Remove the quotes around ", f.Product())
+}
 
 // decodeVariableType reads a type argument, including the legacy forms:
 // quoted type names (errors) and the bare keywords list and map.
-func decodeVariableType(expr hcl.Expression) (cty.Type, *typeexpr.Defaults, VariableParsingMode, hcl.Diagnostics) {
+func decodeVariableType(expr hcl.Expression, f flavour.Flavour) (cty.Type, *typeexpr.Defaults, VariableParsingMode, hcl.Diagnostics) {
 	if exprIsNativeQuotedString(expr) {
 		val, diags := expr.Value(nil)
 		if diags.HasErrors() {
@@ -161,9 +165,9 @@ func decodeVariableType(expr hcl.Expression) (cty.Type, *typeexpr.Defaults, Vari
 		var detail string
 		switch str := val.AsString(); str {
 		case "string":
-			detail, mode = quotedTypeDetail+`"string".`, VariableParseLiteral
+			detail, mode = quotedTypeDetail(f)+`"string".`, VariableParseLiteral
 		case "list", "map":
-			detail = quotedTypeDetail + fmt.Sprintf("%q and write %s(string) instead to explicitly indicate that the %s elements are strings.", str, str, str)
+			detail = quotedTypeDetail(f) + fmt.Sprintf("%q and write %s(string) instead to explicitly indicate that the %s elements are strings.", str, str, str)
 		default:
 			return cty.DynamicPseudoType, nil, VariableParseHCL, hcl.Diagnostics{errorDiag("Invalid legacy variable type hint", `To provide a full type expression, remove the surrounding quotes and give the type expression directly.`, expr.Range().Ptr())}
 		}
@@ -187,13 +191,13 @@ func decodeVariableType(expr hcl.Expression) (cty.Type, *typeexpr.Defaults, Vari
 
 // decodeVariableValidationBlock is a check rule whose condition must refer
 // to the variable itself.
-func decodeVariableValidationBlock(name string, block *hcl.Block, override bool) (*CheckRule, hcl.Diagnostics) {
+func decodeVariableValidationBlock(name string, block *hcl.Block, override bool, f flavour.Flavour) (*CheckRule, hcl.Diagnostics) {
 	cr, diags := decodeCheckRuleBlock(block, override)
 	if cr.Condition == nil {
 		return cr, diags
 	}
 	for _, tr := range cr.conditionRefs {
-		if ref, refDiags := parseReference(tr); !refDiags.HasErrors() && ref.Kind == refVariable && ref.Name == name {
+		if ref, refDiags := parseReference(tr, f); !refDiags.HasErrors() && ref.Kind == refVariable && ref.Name == name {
 			return cr, diags
 		}
 	}

@@ -80,7 +80,7 @@ func sniffCoreVersion(body hcl.Body, name string, core coreVersion) hcl.Diagnost
 				continue
 			}
 			if attr, ok := c.Attributes["required_version"]; ok {
-				diags = append(diags, checkCoreConstraint(attr, current)...)
+				diags = append(diags, checkCoreConstraint(attr, current, core.flavour)...)
 			}
 		case "language":
 			c, _, _ := block.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "compatible_with"}}})
@@ -93,7 +93,7 @@ func sniffCoreVersion(body hcl.Body, name string, core coreVersion) hcl.Diagnost
 					continue
 				}
 				if attr, ok := cc.Attributes["opentofu"]; ok {
-					diags = append(diags, checkCoreConstraint(attr, current)...)
+					diags = append(diags, checkCoreConstraint(attr, current, core.flavour)...)
 				}
 			}
 		}
@@ -101,19 +101,19 @@ func sniffCoreVersion(body hcl.Body, name string, core coreVersion) hcl.Diagnost
 	return diags
 }
 
-func checkCoreConstraint(attr *hcl.Attribute, current *goversion.Version) hcl.Diagnostics {
+func checkCoreConstraint(attr *hcl.Attribute, current *goversion.Version, f flavour.Flavour) hcl.Diagnostics {
 	_, constraints, diags := decodeVersionConstraint(attr, attr.Name)
 	if diags.HasErrors() || constraints == nil {
 		return diags
 	}
 	for _, c := range constraints {
 		if v := constraintVersion(c); v != nil && v.Prerelease() != "" {
-			return append(diags, errorDiag("Invalid required_version constraint", fmt.Sprintf("Prerelease version constraints are not supported: %s. Remove the prerelease information from the constraint. Prerelease versions of OpenTofu will match constraints using their version core only.", v.Original()), attr.Range.Ptr()))
+			return append(diags, errorDiag("Invalid required_version constraint", fmt.Sprintf("Prerelease version constraints are not supported: %s. Remove the prerelease information from the constraint. Prerelease versions of %s will match constraints using their version core only.", v.Original(), f.Product()), attr.Range.Ptr()))
 		}
 	}
 	core := goversion.Must(goversion.NewVersion(current.Core().String()))
 	if !constraints.Check(core) {
-		diags = append(diags, errorDiag(incompatibleModuleSummary, fmt.Sprintf("This module is not compatible with OpenTofu v%s.\n\nTo proceed, either choose another supported OpenTofu version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.", current.String()), attr.Range.Ptr()))
+		diags = append(diags, errorDiag(incompatibleModuleSummary, fmt.Sprintf("This module is not compatible with %[1]s v%[2]s.\n\nTo proceed, either choose another supported %[1]s version or update this version constraint. Version constraints are normally set for good reason, so updating the constraint may lead to other errors or unexpected behavior.", f.Product(), current.String()), attr.Range.Ptr()))
 	}
 	return diags
 }

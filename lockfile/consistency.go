@@ -23,6 +23,9 @@ type ConsistencyOptions struct {
 	// RequirementsErr, when not nil, says the configuration's requirements
 	// could not be determined; it is reported among the errors.
 	RequirementsErr error
+	// Flavour selects the product whose command CheckConsistency's
+	// advice names ("tofu init" or "terraform init").
+	Flavour Flavour
 }
 
 // InconsistencyErrors returns the per-provider problems of locks against
@@ -69,9 +72,9 @@ func CheckConsistency(reqs Requirements, locks *Locks, opts ConsistencyOptions) 
 		b.WriteString("\n  - " + e)
 	}
 	if locks.Len() == 0 {
-		b.WriteString("\n\nTo make the initial dependency selections that will initialize the dependency lock file, run:\n  tofu init")
+		b.WriteString("\n\nTo make the initial dependency selections that will initialize the dependency lock file, run:\n  " + opts.Flavour.Command() + " init")
 	} else {
-		b.WriteString("\n\nTo update the locked dependency selections to match a changed configuration, run:\n  tofu init -upgrade")
+		b.WriteString("\n\nTo update the locked dependency selections to match a changed configuration, run:\n  " + opts.Flavour.Command() + " init -upgrade")
 	}
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,

@@ -47,12 +47,12 @@ func readLimited(path string) ([]byte, error) {
 var errTooLarge = fmt.Errorf("larger than %d bytes", MaxFileSize)
 
 // tooLargeDiagnostic is the error for a lock file over MaxFileSize.
-func tooLargeDiagnostic(path string) *hcl.Diagnostic {
+func tooLargeDiagnostic(path string, f Flavour) *hcl.Diagnostic {
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Dependency lock file too large",
 		Detail: fmt.Sprintf("The dependency lock file %q is larger than %d MiB, the most tfdeps reads. "+
-			"A lock file of this size was not written by OpenTofu or tfdeps.", path, MaxFileSize>>20),
+			"A lock file of this size was not written by %s or tfdeps.", path, MaxFileSize>>20, f.Product()),
 	}
 }
 

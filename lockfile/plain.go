@@ -423,16 +423,16 @@ func (s *plainScanner) eachElement(sp plainSpan, f func(string)) int {
 
 // notPlainDiagnostic is the error for a file over maxGeneralSyntaxSize that
 // is not in the plain syntax, at the first position outside it.
-func notPlainDiagnostic(filename string, bad plainPos) *hcl.Diagnostic {
+func notPlainDiagnostic(filename string, bad plainPos, f Flavour) *hcl.Diagnostic {
 	end := bad
 	end.col++
 	end.byte++
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Unsupported syntax in a large dependency lock file",
-		Detail: fmt.Sprintf("The dependency lock file %q is larger than %d KiB and is not written as OpenTofu writes lock files "+
+		Detail: fmt.Sprintf("The dependency lock file %q is larger than %d KiB and is not written as %s writes lock files "+
 			"(provider blocks holding version and constraints strings and a list of hash strings, one argument a line). "+
-			"tfdeps reads other syntax only in smaller lock files.", filename, maxGeneralSyntaxSize>>10),
+			"tfdeps reads other syntax only in smaller lock files.", filename, maxGeneralSyntaxSize>>10, f.Product()),
 		Subject: &hcl.Range{Filename: filename, Start: bad.pos(), End: end.pos()},
 	}
 }

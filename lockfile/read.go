@@ -46,7 +46,7 @@ func ReadFile(path string, opts ReadOptions) (*Locks, *hcl.File, hcl.Diagnostics
 		return New(), nil, nil
 	}
 	if errors.Is(err, errTooLarge) {
-		return New(), nil, hcl.Diagnostics{tooLargeDiagnostic(path)}
+		return New(), nil, hcl.Diagnostics{tooLargeDiagnostic(path, opts.Flavour)}
 	}
 	if notRegular := (*regfile.NotRegularError)(nil); errors.As(err, &notRegular) {
 		return New(), nil, hcl.Diagnostics{notRegularDiagnostic(path, notRegular)}
@@ -84,7 +84,7 @@ func Read(src []byte, filename string, opts ReadOptions) (*Locks, *hcl.File, hcl
 		return New(), &hcl.File{Body: hcl.EmptyBody(), Bytes: src}, diags
 	}
 	if len(src) > maxGeneralSyntaxSize {
-		return New(), &hcl.File{Body: hcl.EmptyBody(), Bytes: src}, hcl.Diagnostics{notPlainDiagnostic(filename, bad)}
+		return New(), &hcl.File{Body: hcl.EmptyBody(), Bytes: src}, hcl.Diagnostics{notPlainDiagnostic(filename, bad, opts.Flavour)}
 	}
 	return readParsed(src, filename, opts)
 }

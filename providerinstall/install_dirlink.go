@@ -19,7 +19,7 @@ func (pi *packageInstall) fromDir(src string) error {
 			return fmt.Errorf("failed to calculate checksum for %s %s package at %s: %s", t.p, t.v, src, err)
 		}
 		if !ok {
-			return &ChecksumMismatchError{Provider: t.p, Version: t.v, Local: true}
+			return &ChecksumMismatchError{Provider: t.p, Version: t.v, Local: true, Flavour: t.run.in.Flavour}
 		}
 	}
 	return Link(src, pi.dir())

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/versions"
 )
 
@@ -39,13 +40,15 @@ type BuiltInError struct {
 	// Constrained is true when the failure is an explicit version
 	// constraint; otherwise the built-in provider is unknown.
 	Constrained bool
+	// Flavour selects the product the message names.
+	Flavour flavour.Flavour
 }
 
 func (e *BuiltInError) Error() string {
 	if e.Constrained {
 		return "built-in providers do not support explicit version constraints"
 	}
-	return fmt.Sprintf("this OpenTofu release has no built-in provider named %q", e.Provider.Type)
+	return fmt.Sprintf("this %s release has no built-in provider named %q", e.Flavour.Product(), e.Provider.Type)
 }
 
 // LockedMismatchError says the locked version no longer meets the
@@ -54,11 +57,13 @@ type LockedMismatchError struct {
 	Provider    addrs.Provider
 	Version     versions.Version
 	Constraints versions.Constraints
+	// Flavour selects the command the message names.
+	Flavour flavour.Flavour
 }
 
 func (e *LockedMismatchError) Error() string {
-	return fmt.Sprintf("locked provider %s %s does not match configured version constraint %s; must use tofu init -upgrade to allow selection of new versions",
-		e.Provider, e.Version, e.Constraints)
+	return fmt.Sprintf("locked provider %s %s does not match configured version constraint %s; must use %s init -upgrade to allow selection of new versions",
+		e.Provider, e.Version, e.Constraints, e.Flavour.Command())
 }
 
 // ChecksumMismatchError says a package does not match the hashes the lock
@@ -67,15 +72,21 @@ type ChecksumMismatchError struct {
 	Provider addrs.Provider
 	Version  versions.Version
 	Local    bool
+	// Flavour selects the product whose documentation the message links.
+	Flavour flavour.Flavour
 }
 
 func (e *ChecksumMismatchError) Error() string {
-	if e.Local {
-		return fmt.Sprintf("the local package for %s %s doesn't match any of the checksums previously recorded in the dependency lock file (this might be because the available checksums are for packages targeting different platforms); for more information: https://opentofu.org/docs/language/files/dependency-lock/#checksum-verification",
-			e.Provider, e.Version)
+	doc := "https://opentofu.org/docs/language/files/dependency-lock/#checksum-verification"
+	if e.Flavour == flavour.Terraform {
+		doc = "https://developer.hashicorp.com/terraform/language/files/dependency-lock#checksum-verification"
 	}
-	return fmt.Sprintf("the current package for %s %s doesn't match any of the checksums previously recorded in the dependency lock file; for more information: https://opentofu.org/docs/language/files/dependency-lock/#checksum-verification",
-		e.Provider, e.Version)
+	if e.Local {
+		return fmt.Sprintf("the local package for %s %s doesn't match any of the checksums previously recorded in the dependency lock file (this might be because the available checksums are for packages targeting different platforms); for more information: %s",
+			e.Provider, e.Version, doc)
+	}
+	return fmt.Sprintf("the current package for %s %s doesn't match any of the checksums previously recorded in the dependency lock file; for more information: %s",
+		e.Provider, e.Version, doc)
 }
 
 // Phase says in which phase a provider failed, which decides the

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/hashes"
 	"github.com/tfdeps/tfdeps/versions"
 )
@@ -135,7 +136,7 @@ func (t *fetchTask) fetch(ctx context.Context, installTo Dir, toCache bool, pref
 		return nil, t.fetchErr(err)
 	}
 	dir := installTo.PackageDir(t.p, t.v, t.platform())
-	if err := checkInstalled(t.p, dir); err != nil {
+	if err := checkInstalled(t.p, dir, t.run.in.Flavour); err != nil {
 		return nil, t.fetchErr(err)
 	}
 	if h1 == "" {
@@ -165,7 +166,7 @@ func (t *fetchTask) linkFromCache(ctx context.Context) error {
 	if err == nil {
 		err = Link(src, dst)
 		if err == nil {
-			err = checkInstalled(t.p, dst)
+			err = checkInstalled(t.p, dst, t.run.in.Flavour)
 		}
 		_ = lock.Unlock()
 	}
@@ -205,9 +206,9 @@ func (t *fetchTask) matchesInstalled(dir Dir, preferred []hashes.Hash) (bool, er
 
 // checkInstalled is step 7's check: the package directory exists and
 // holds the provider's executable.
-func checkInstalled(p addrs.Provider, dir string) error {
+func checkInstalled(p addrs.Provider, dir string, f flavour.Flavour) error {
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return fmt.Errorf("after installing %s it is still not detected in %s; this is a bug in OpenTofu", p, dir)
+		return fmt.Errorf("after installing %s it is still not detected in %s; this is a bug in %s", p, dir, f.Product())
 	}
 	if _, err := FindExecutable(dir, p.Type); err != nil {
 		return fmt.Errorf("provider binary not found: %s", err)

@@ -166,7 +166,7 @@ func (pi *packageInstall) checkAndExtract(ctx context.Context, a *Archive, hashe
 	t := pi.task
 	zhOK := len(pi.allowed) == 0 || (hashed && slices.Contains(pi.allowed, a.ZH()))
 	if !zhOK && !slices.ContainsFunc(pi.allowed, func(h hashes.Hash) bool { return h.Scheme() == hashes.SchemeH1 }) {
-		return "", &ChecksumMismatchError{Provider: t.p, Version: t.v}
+		return "", &ChecksumMismatchError{Provider: t.p, Version: t.v, Flavour: t.run.in.Flavour}
 	}
 	var known hashes.Hash
 	if hashed {
@@ -200,7 +200,7 @@ func (pi *packageInstall) extractChecked(ctx context.Context, a *Archive, zhOK b
 		return "", err
 	}
 	if !zhOK && !slices.Contains(pi.allowed, h1) {
-		return "", &ChecksumMismatchError{Provider: t.p, Version: t.v}
+		return "", &ChecksumMismatchError{Provider: t.p, Version: t.v, Flavour: t.run.in.Flavour}
 	}
 	var stamps []fileStamp
 	if memoSupported {

@@ -46,7 +46,7 @@ func (r *installRun) candidates(reqs Requirements) []candidate {
 		if lock := r.old.Provider(p); lock != nil && r.mode != Upgrade {
 			if !c.Allows(lock.Version()) {
 				r.ev.ReusingPreviousVersion(p)
-				err := &LockedMismatchError{Provider: p, Version: lock.Version(), Constraints: c}
+				err := &LockedMismatchError{Provider: p, Version: lock.Version(), Constraints: c, Flavour: r.in.Flavour}
 				r.ev.QueryFailure(p, err)
 				r.fail(p, &ProviderError{Provider: p, Phase: PhaseQuery, Err: err})
 				continue
@@ -62,9 +62,9 @@ func (r *installRun) builtIn(p addrs.Provider, c versions.Constraints) {
 	var err error
 	switch {
 	case !builtInProviderTypes[p.Type]:
-		err = &BuiltInError{Provider: p}
+		err = &BuiltInError{Provider: p, Flavour: r.in.Flavour}
 	case len(c) > 0:
-		err = &BuiltInError{Provider: p, Constrained: true}
+		err = &BuiltInError{Provider: p, Constrained: true, Flavour: r.in.Flavour}
 	default:
 		r.ev.BuiltInAvailable(p)
 		return

@@ -41,7 +41,7 @@ func (l *Locker) chooseVersions(ctx context.Context, providers []addrs.Provider,
 func (l *Locker) chooseVersion(ctx context.Context, p addrs.Provider, c versions.Constraints, lock *lockfile.ProviderLock) (versions.Version, error) {
 	if lock != nil {
 		if !c.Allows(lock.Version()) {
-			return versions.Version{}, &providerinstall.LockedMismatchError{Provider: p, Version: lock.Version(), Constraints: c}
+			return versions.Version{}, &providerinstall.LockedMismatchError{Provider: p, Version: lock.Version(), Constraints: c, Flavour: l.Flavour}
 		}
 		if lock.Version().IsZero() {
 			return versions.Version{}, versions.ZeroVersionError{}

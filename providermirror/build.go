@@ -44,7 +44,8 @@ type Events struct {
 type Builder struct {
 	// Source is the origin registries.
 	Source providersource.Source
-	// Client downloads packages.
+	// Client downloads packages; its settings' flavour words the
+	// problems.
 	Client *registry.Client
 	// Target is the mirror directory.
 	Target string

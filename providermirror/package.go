@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/providersource"
 	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/versions"
@@ -28,7 +29,7 @@ func (b *Builder) mirrorPackage(ctx context.Context, p addrs.Provider, v version
 	}
 	loc, ok := meta.Location.(providersource.HTTPURL)
 	if !ok {
-		return fail("Provider release not available", "Failed to download %s v%s for %s: OpenTofu's provider registry client returned unexpected location type %T. This is a bug in OpenTofu.", p, v, pl, meta.Location)
+		return fail("Provider release not available", "Failed to download %s v%s for %s: %[4]s's provider registry client returned unexpected location type %[5]T. This is a bug in %[4]s.", p, v, pl, b.product(), meta.Location)
 	}
 	target := b.archivePath(p, v, pl)
 	if auth, ok := existingArchive(target, meta.Authentication); ok {
@@ -83,4 +84,12 @@ func existingArchive(path string, authn providersource.Authentication) (*registr
 	copy(a.SHA256[:], h.Sum(nil))
 	auth, err := authn.AuthenticateArchive(a)
 	return auth, err == nil
+}
+
+// product names the flavour of the builder's registry client.
+func (b *Builder) product() string {
+	if b.Client == nil {
+		return flavour.OpenTofu.Product()
+	}
+	return b.Client.Settings().Flavour.Product()
 }

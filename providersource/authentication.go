@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/hashes"
 	"github.com/tfdeps/tfdeps/registry"
 )
@@ -47,6 +48,8 @@ type MirrorAuthentication struct {
 	// TrustAllHashes records the hashes that do not match this archive as
 	// reported by a trusted mirror (trust_all_hashes = true).
 	TrustAllHashes bool
+	// Flavour selects the product the errors name.
+	Flavour flavour.Flavour
 }
 
 // AuthenticateArchive keeps the preferred hashes (h1:, zh:), marks each one
@@ -55,7 +58,7 @@ type MirrorAuthentication struct {
 func (m *MirrorAuthentication) AuthenticateArchive(a *registry.Archive) (*registry.AuthResult, error) {
 	preferred := hashes.Preferred(m.Hashes)
 	if len(preferred) == 0 {
-		return nil, errors.New("this version of OpenTofu does not support any of the checksum formats given for this provider")
+		return nil, fmt.Errorf("this version of %s does not support any of the checksum formats given for this provider", m.Flavour.Product())
 	}
 	pkg := &archivePackage{archive: a}
 	res := &registry.AuthResult{}

@@ -20,11 +20,7 @@ const ProblemsHeader = "There are some problems with the provider_installation c
 // diagnostics of Build when there are errors; it names the flavour's
 // product.
 func ProblemsFooter(f flavour.Flavour) string {
-	product := "OpenTofu"
-	if f == flavour.Terraform {
-		product = "Terraform"
-	}
-	return "As a result of the above problems, " + product + "'s provider installer may not behave as intended.\n\n"
+	return "As a result of the above problems, " + f.Product() + "'s provider installer may not behave as intended.\n\n"
 }
 
 // BuildOptions are the inputs of Build.

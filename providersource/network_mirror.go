@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/hashes"
 	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/versions"
@@ -24,6 +25,8 @@ type NetworkMirror struct {
 	trust  bool
 	// retries is the method's download_retry_count, passed on to packages.
 	retries *int
+	// flavour words the errors of the packages' authentication.
+	flavour flavour.Flavour
 }
 
 var _ Source = (*NetworkMirror)(nil)
@@ -49,6 +52,7 @@ func NewNetworkMirror(base *url.URL, opts NetworkMirrorOptions) *NetworkMirror {
 		base:    base,
 		client:  newMirrorClient(base, opts.Settings, opts.Credentials),
 		trust:   opts.TrustAllHashes,
+		flavour: opts.Settings.Flavour,
 		retries: opts.DownloadRetries,
 	}
 }
@@ -142,7 +146,7 @@ func (m *NetworkMirror) packageFromArchives(ctx context.Context, provider addrs.
 		return PackageMeta{}, m.queryError(ctx, provider, err)
 	}
 	if len(hs) > 0 {
-		meta.Authentication = &MirrorAuthentication{Platform: target, Hashes: hs, TrustAllHashes: m.trust}
+		meta.Authentication = &MirrorAuthentication{Platform: target, Hashes: hs, TrustAllHashes: m.trust, Flavour: m.flavour}
 	}
 	return meta, nil
 }

@@ -55,9 +55,9 @@ func (c *Client) providersBase(ctx context.Context, host svchost.Hostname) (*url
 	base, err := svc.ProvidersV1()
 	switch {
 	case errors.Is(err, ErrNoProviderRegistry):
-		return nil, &NoProviderRegistryError{Host: host}
+		return nil, &NoProviderRegistryError{Host: host, Flavour: c.settings.Flavour}
 	case errors.Is(err, ErrOtherProtocol):
-		return nil, &NoProviderRegistryError{Host: host, OtherVersion: true}
+		return nil, &NoProviderRegistryError{Host: host, OtherVersion: true, Flavour: c.settings.Flavour}
 	case err != nil:
 		return nil, &HostUnreachableError{Host: host, Err: err}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/opentofu/svchost"
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/versions"
 )
 
@@ -24,13 +25,15 @@ func (e *HostUnreachableError) Unwrap() error { return e.Err }
 type NoProviderRegistryError struct {
 	Host         svchost.Hostname
 	OtherVersion bool
+	// Flavour selects the product the message names.
+	Flavour flavour.Flavour
 }
 
 func (e *NoProviderRegistryError) Error() string {
 	if e.OtherVersion {
-		return fmt.Sprintf("host %s does not support the provider registry protocol required by this OpenTofu version, but may be compatible with a different OpenTofu version", e.Host.ForDisplay())
+		return fmt.Sprintf("host %s does not support the provider registry protocol required by this %[2]s version, but may be compatible with a different %[2]s version", e.Host.ForDisplay(), e.Flavour.Product())
 	}
-	return fmt.Sprintf("host %s does not offer a OpenTofu provider registry", e.Host.ForDisplay())
+	return fmt.Sprintf("host %s does not offer a %s provider registry", e.Host.ForDisplay(), e.Flavour.Product())
 }
 
 // CredentialsError: the token for the host could not be looked up.
@@ -89,10 +92,12 @@ type ProtocolUnsupportedError struct {
 	Provider   addrs.Provider
 	Version    versions.Version
 	Suggestion versions.Version
+	// Flavour selects the product the message names.
+	Flavour flavour.Flavour
 }
 
 func (e *ProtocolUnsupportedError) Error() string {
-	return fmt.Sprintf("provider %s %s is not supported by this version of OpenTofu", e.Provider.String(), e.Version.String())
+	return fmt.Sprintf("provider %s %s is not supported by this version of %s", e.Provider.String(), e.Version.String(), e.Flavour.Product())
 }
 
 // QueryError: a registry (or, with MirrorURL, a network mirror) query

@@ -33,7 +33,7 @@ func (c *Client) FindPackage(ctx context.Context, p addrs.Provider, v versions.V
 	}
 	meta, err := DecodePackage(c.settings.Flavour, resp.body, resp.url, platform)
 	if IsProtocolUnsupported(err) {
-		return nil, &ProtocolUnsupportedError{Provider: p, Version: v, Suggestion: c.protocolSuggestion(ctx, p)}
+		return nil, &ProtocolUnsupportedError{Provider: p, Version: v, Suggestion: c.protocolSuggestion(ctx, p), Flavour: c.settings.Flavour}
 	}
 	var inner queryInner
 	if errors.As(err, &inner) {

@@ -161,8 +161,8 @@ func checkPredecessor(m *config.Module) hcl.Diagnostics {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  SummaryPredecessorProvider,
-			Detail: fmt.Sprintf("The required_providers entry %q names %s, the registry release of the \"terraform\" provider that came before OpenTofu's built-in provider. OpenTofu's documentation says it is incompatible and must not be declared; OpenTofu itself only fails later, when the provider is used.\n\nThe built-in provider terraform.io/builtin/terraform (terraform_data, terraform_remote_state) needs no required_providers entry: remove this one.",
-				name, rp.Type.String()),
+			Detail: fmt.Sprintf("The required_providers entry %q names %s, the registry release of the \"terraform\" provider that came before %[3]s's built-in provider. %[3]s's documentation says it is incompatible and must not be declared; %[3]s itself only fails later, when the provider is used.\n\nThe built-in provider terraform.io/builtin/terraform (terraform_data, terraform_remote_state) needs no required_providers entry: remove this one.",
+				name, rp.Type.String(), m.Flavour().Product()),
 			Subject: subject.Ptr(),
 		})
 	}
@@ -235,7 +235,7 @@ func CheckChildModules(tree *config.Tree) hcl.Diagnostics {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
 				Summary:  "Backend configuration ignored",
-				Detail:   "Any selected backend applies to the entire configuration, so OpenTofu expects " + expects + " configurations only in the root module.\n\nThis is a warning rather than an error because it's sometimes convenient to temporarily call a root module as a child module for testing purposes, but this backend configuration block will have no effect.",
+				Detail:   "Any selected backend applies to the entire configuration, so " + t.Module.Flavour().Product() + " expects " + expects + " configurations only in the root module.\n\nThis is a warning rather than an error because it's sometimes convenient to temporarily call a root module as a child module for testing purposes, but this backend configuration block will have no effect.",
 				Subject:  b.DeclRange.Ptr(),
 			})
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // checkProviderInstances checks the references to provider configurations
@@ -43,7 +44,7 @@ func checkProviderInstances(t *config.Tree, mp moduleProviders) hcl.Diagnostics 
 			forEach := instanced[name]
 			diags = append(diags, instanceValidation(passed.InParent, "module", forEach != nil, hasConfig)...)
 			if passed.InParent.KeyExpression != nil {
-				diags = append(diags, forEachMatchesWarning("module", "-target="+absAddress(t.PathString(), "module."+callName), mc.ForEach, forEach)...)
+				diags = append(diags, forEachMatchesWarning("module", "-target="+absAddress(t.PathString(), "module."+callName), mc.ForEach, forEach, t.Module.Flavour())...)
 			}
 		}
 	}
@@ -57,7 +58,7 @@ func checkProviderInstances(t *config.Tree, mp moduleProviders) hcl.Diagnostics 
 		forEach := instanced[name]
 		diags = append(diags, instanceValidation(ref, resourceBlockType, forEach != nil, hasConfig)...)
 		if ref.KeyExpression != nil && r.Mode == config.ManagedResourceMode {
-			diags = append(diags, forEachMatchesWarning(resourceBlockType, "-target="+absAddress(t.PathString(), r.Type+"."+r.Name), r.ForEach, forEach)...)
+			diags = append(diags, forEachMatchesWarning(resourceBlockType, "-target="+absAddress(t.PathString(), r.Type+"."+r.Name), r.ForEach, forEach, t.Module.Flavour())...)
 		}
 	}
 	return diags
@@ -97,7 +98,7 @@ func instanceValidation(ref *config.ProviderConfigRef, blockType string, instanc
 // expression as the for_each of the provider configuration it uses. Like
 // OpenTofu it compares syntax, best effort, and only expressions that
 // refer to something: constant collections never warn.
-func forEachMatchesWarning(blockType, target string, blockForEach, providerForEach hcl.Expression) hcl.Diagnostics {
+func forEachMatchesWarning(blockType, target string, blockForEach, providerForEach hcl.Expression, f flavour.Flavour) hcl.Diagnostics {
 	if blockForEach == nil || providerForEach == nil {
 		return nil
 	}
@@ -110,8 +111,8 @@ func forEachMatchesWarning(blockType, target string, blockForEach, providerForEa
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagWarning,
 		Summary:  "Provider configuration for_each matches " + blockType,
-		Detail: fmt.Sprintf("This provider configuration uses the same for_each expression as a %s, which means that subsequent removal of elements from this collection would cause a planning error.\n\nOpenTofu relies on a provider instance to destroy resource instances that are associated with it, and so the provider instance must outlive all of its resource instances by at least one plan/apply round. For removal of instances to succeed in future you must structure the configuration so that the provider block's for_each expression can produce a superset of the instances of the resources associated with the provider configuration. Refer to the OpenTofu documentation for specific suggestions.\n\nTo destroy this object before removing the provider configuration, consider first performing a targeted destroy:\n    tofu apply -destroy %s",
-			blockType, target),
+		Detail: fmt.Sprintf("This provider configuration uses the same for_each expression as a %s, which means that subsequent removal of elements from this collection would cause a planning error.\n\n%[3]s relies on a provider instance to destroy resource instances that are associated with it, and so the provider instance must outlive all of its resource instances by at least one plan/apply round. For removal of instances to succeed in future you must structure the configuration so that the provider block's for_each expression can produce a superset of the instances of the resources associated with the provider configuration. Refer to the %[3]s documentation for specific suggestions.\n\nTo destroy this object before removing the provider configuration, consider first performing a targeted destroy:\n    %[4]s apply -destroy %[2]s",
+			blockType, target, f.Product(), f.Command()),
 		Subject: blockForEach.Range().Ptr(),
 	}}
 }

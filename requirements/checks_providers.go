@@ -175,8 +175,8 @@ func checkCallsPassDeclared(t *config.Tree, mp moduleProviders) hcl.Diagnostics 
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagWarning,
 					Summary:  "Reference to undefined provider",
-					Detail: fmt.Sprintf("There is no explicit declaration for local provider name %q in %s, so OpenTofu is assuming you mean to pass a configuration for provider %q.\n\nTo clarify your intent and silence this warning, add to %s a required_providers entry named %q with source = %q, or a different source address if appropriate.",
-						name, moduleText(t), def.ForDisplayIn(fl), parentText(t), name, def.ForDisplayIn(fl)),
+					Detail: fmt.Sprintf("There is no explicit declaration for local provider name %q in %s, so %s is assuming you mean to pass a configuration for provider %q.\n\nTo clarify your intent and silence this warning, add to %s a required_providers entry named %q with source = %q, or a different source address if appropriate.",
+						name, moduleText(t), fl.Product(), def.ForDisplayIn(fl), parentText(t), name, def.ForDisplayIn(fl)),
 					Subject: passed.InParent.NameRange.Ptr(),
 				})
 				continue
@@ -228,8 +228,8 @@ func checkPassedIn(t *config.Tree, mp moduleProviders, name string) hcl.Diagnost
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagWarning,
 				Summary:  "Reference to undefined provider",
-				Detail: fmt.Sprintf("There is no explicit declaration for local provider name %q in %s, so OpenTofu is assuming you mean to pass a configuration for %q.\n\nIf you also control the child module, add a required_providers entry named %q with the source address %q.",
-					name, moduleText(t), childTy.ForDisplayIn(fl), name, childTy.ForDisplayIn(fl)),
+				Detail: fmt.Sprintf("There is no explicit declaration for local provider name %q in %s, so %s is assuming you mean to pass a configuration for %q.\n\nIf you also control the child module, add a required_providers entry named %q with the source address %q.",
+					name, moduleText(t), fl.Product(), childTy.ForDisplayIn(fl), name, childTy.ForDisplayIn(fl)),
 				Subject: passed.InChild.NameRange.Ptr(),
 			})
 		} else {
@@ -326,7 +326,7 @@ func redundantEmptyProviders(t *config.Tree, mp moduleProviders) hcl.Diagnostics
 	for _, local := range sortedKeys(byName) {
 		s := byName[local]
 		var b strings.Builder
-		fmt.Fprintf(&b, "Earlier versions of OpenTofu used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider %q blocks and then adding or updating an entry like the following to the required_providers block of %s:\n", local, moduleText(t))
+		fmt.Fprintf(&b, "Earlier versions of %s used empty provider blocks (\"proxy provider configurations\") for child modules to declare their need to be passed a provider configuration by their callers. That approach was ambiguous and is now deprecated.\n\nIf you control this module, you can migrate to the new declaration syntax by removing all of the empty provider %q blocks and then adding or updating an entry like the following to the required_providers block of %s:\n", fl.Product(), local, moduleText(t))
 		fmt.Fprintf(&b, "    %s = {\n      source = %q\n", local, s.source.ForDisplayIn(fl))
 		if s.aliases > 0 {
 			sort.Strings(s.configs)

@@ -18,7 +18,8 @@
 // and of the addresses these diagnostics display without a host
 // (registry.terraform.io for Terraform), and Terraform requires nothing
 // for the provider blocks of test files (only for the modules their runs
-// test). The texts stay OpenTofu's; the CLI words them for the flavour.
+// test). Texts name the flavour's product and command (Terraform and
+// "terraform apply" in the Terraform flavour).
 //
 // Loading and merging configuration files is the config package's job;
 // selecting versions and installing providers is not done here.

@@ -81,7 +81,7 @@ func Load(dir string, opts Options) (*Result, hcl.Diagnostics) {
 		diags = append(diags, collectTestRuns(res, dir, testRunOptions(opts.Config), opts.LocalModulesFromDisk)...)
 	}
 	if opts.StateFile != "" {
-		st, stDiags := ReadStateFile(opts.StateFile, opts.ReadFile)
+		st, stDiags := ReadStateFile(opts.StateFile, opts.ReadFile, config.FlavourOf(opts.Config...))
 		diags = append(diags, stDiags...)
 		res.AddState(st)
 	}

@@ -156,6 +156,7 @@ resource "foo--bar_thing" "x" {}
 func TestParseState(t *testing.T) {
 	tests := []struct {
 		name, src string
+		flavour   flavour.Flavour
 		want      []string
 		wantErr   string
 	}{
@@ -168,12 +169,13 @@ func TestParseState(t *testing.T) {
 		{name: "empty", src: `{"version":4}`},
 		{name: "bad json", src: `{`, wantErr: "Cannot read the providers used by the state in s: the file is not valid JSON: unexpected end of JSON input"},
 		{name: "old version", src: `{"version":3}`, wantErr: "Cannot read the providers used by the state in s: tfdeps reads only state format version 4 (OpenTofu, and Terraform since v0.12); run \"tofu refresh\" with an OpenTofu release to upgrade it"},
+		{name: "old version, Terraform's words", src: `{"version":3}`, flavour: flavour.Terraform, wantErr: "Cannot read the providers used by the state in s: tfdeps reads only state format version 4 (OpenTofu, and Terraform since v0.12); run \"terraform refresh\" with a Terraform release to upgrade it"},
 		{name: "bad provider", src: `{"version":4,"resources":[{"mode":"managed","type":"a","name":"b","provider":"nonsense"}]}`,
 			wantErr: "Cannot read the providers used by the state in s: resource a.b has an invalid provider address \"nonsense\": expected provider[\"HOSTNAME/NAMESPACE/TYPE\"]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, diags := ParseState("s", []byte(tt.src))
+			res, diags := ParseState("s", []byte(tt.src), tt.flavour)
 			if tt.wantErr != "" {
 				if len(diags) != 1 || diags[0].Detail != tt.wantErr {
 					t.Fatalf("diags = %v, want %q", diags, tt.wantErr)

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
@@ -28,7 +29,7 @@ type StateResource struct {
 // written by OpenTofu and Terraform since 0.12). A missing file gives no
 // resources and no diagnostics. readFile nil means regfile.ReadFile (a named
 // pipe or device is refused, not waited on).
-func ReadStateFile(name string, readFile func(string) ([]byte, error)) ([]StateResource, hcl.Diagnostics) {
+func ReadStateFile(name string, readFile func(string) ([]byte, error), f flavour.Flavour) ([]StateResource, hcl.Diagnostics) {
 	if readFile == nil {
 		readFile = regfile.ReadFile
 	}
@@ -39,12 +40,12 @@ func ReadStateFile(name string, readFile func(string) ([]byte, error)) ([]StateR
 	if err != nil {
 		return nil, stateError(name, err.Error())
 	}
-	return ParseState(name, src)
+	return ParseState(name, src, f)
 }
 
 // ParseState reads the resources of state file contents; name is used in
 // messages only.
-func ParseState(name string, src []byte) ([]StateResource, hcl.Diagnostics) {
+func ParseState(name string, src []byte, f flavour.Flavour) ([]StateResource, hcl.Diagnostics) {
 	var st struct {
 		Version   *int `json:"version"`
 		Resources []struct {
@@ -59,7 +60,7 @@ func ParseState(name string, src []byte) ([]StateResource, hcl.Diagnostics) {
 		return nil, stateError(name, "the file is not valid JSON: "+err.Error())
 	}
 	if st.Version == nil || *st.Version != 4 {
-		return nil, stateError(name, "tfdeps reads only state format version 4 (OpenTofu, and Terraform since v0.12); run \"tofu refresh\" with an OpenTofu release to upgrade it")
+		return nil, stateError(name, fmt.Sprintf("tfdeps reads only state format version 4 (OpenTofu, and Terraform since v0.12); run \"%s refresh\" with %s release to upgrade it", f.Command(), releaseOf(f)))
 	}
 	var out []StateResource
 	var diags hcl.Diagnostics
@@ -131,4 +132,12 @@ func (r *Result) AddState(resources []StateResource) {
 		}
 	}
 	slices.SortFunc(r.State, addrs.Provider.Compare)
+}
+
+// releaseOf names a release of flavour f's product, with its article.
+func releaseOf(f flavour.Flavour) string {
+	if f == flavour.Terraform {
+		return "a Terraform"
+	}
+	return "an OpenTofu"
 }

@@ -112,7 +112,7 @@ func testRunDir(rootDir, file string, run *config.TestRun, installed manifest.Ma
 		return "", hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Module not installed",
-			Detail:   `This module is not yet installed. Run "tofu init" to install all modules required by this configuration.`,
+			Detail:   config.NotInstalledDetail(f),
 			Subject:  run.ModuleRange.Ptr(),
 		}}
 	}
@@ -120,7 +120,7 @@ func testRunDir(rootDir, file string, run *config.TestRun, installed manifest.Ma
 	// installed module is still read.
 	var diags hcl.Diagnostics
 	if call, err := config.TestRunCall(run, f); err == nil {
-		diags = config.InstalledCallChanges(call, rec)
+		diags = config.InstalledCallChanges(call, rec, f)
 	}
 	if filepath.IsAbs(rec.Dir) {
 		return rec.Dir, diags

@@ -86,7 +86,7 @@ func verifyLock(m *Meta, opts ...config.Option) (hcl.Diagnostics, *config.Tree, 
 		return append(diags, lockReadFailureDiag(lockDiags)), res.Tree, false
 	}
 	diags = append(diags, lockDiags...)
-	diags = append(diags, lockfile.CheckConsistency(res.Providers, locks, lockfile.ConsistencyOptions{})...)
+	diags = append(diags, lockfile.CheckConsistency(res.Providers, locks, lockfile.ConsistencyOptions{Flavour: m.Flavour})...)
 	return diags, res.Tree, !diags.HasErrors()
 }
 

@@ -7,40 +7,70 @@ import (
 	"github.com/tfdeps/tfdeps/flavour"
 )
 
-// Texts of init's backend section, in OpenTofu's words (the Terraform
-// flavour rewords them; the views add the final newline). The JSON
-// forms are what the machine-readable output logs.
-const (
-	backendConfiguredText = "[reset][green]\nSuccessfully configured the backend %q! OpenTofu will automatically\n" +
+// Texts of init's backend section in flavour f's words, with colour
+// markup (the views add the final newline); the format ones take the
+// backend type. The JSON forms are what OpenTofu's machine-readable output
+// logs (Terraform logs the human texts).
+
+func backendConfiguredTextIn(f flavour.Flavour) string {
+	return "[reset][green]\nSuccessfully configured the backend %q! " + f.Product() + " will automatically\n" +
 		"use this backend unless the backend configuration changes."
-	backendConfiguredJSON = "Successfully configured the backend %q! OpenTofu will automatically use this backend unless the backend configuration changes"
+}
 
-	backendUnconfiguringText = "OpenTofu has detected you're unconfiguring your previously set %q backend."
-	backendUnconfiguringJSON = "OpenTofu has detected you're unconfiguring your previously set %q backend"
-	backendUnsetText         = "[reset][green]\n\nSuccessfully unset the backend %q. OpenTofu will now operate locally."
-	backendUnsetJSON         = "Successfully unset the backend %q. OpenTofu will now operate locally"
-	backendTypeChangedJSON   = "OpenTofu detected that the backend type changed from %q to %q."
+func backendUnconfiguringTextIn(f flavour.Flavour) string {
+	return f.Product() + " has detected you're unconfiguring your previously set %q backend."
+}
 
-	errBackendClearSaved = "\nError clearing the backend configuration: %v\n\n" +
-		"OpenTofu removes the saved backend configuration when you're removing a\n" +
-		"configured backend. This must be done so future OpenTofu runs know to not\n" +
+func backendUnsetTextIn(f flavour.Flavour) string {
+	return "[reset][green]\n\nSuccessfully unset the backend %q. " + f.Product() + " will now operate locally."
+}
+
+// errBackendClearSavedIn takes the error.
+func errBackendClearSavedIn(f flavour.Flavour) string {
+	return "\nError clearing the backend configuration: %v\n\n" +
+		f.Product() + " removes the saved backend configuration when you're removing a\n" +
+		"configured backend. This must be done so future " + f.Product() + " runs know to not\n" +
 		"use the backend configuration. Please look at the error above, resolve it,\n" +
 		"and try again."
+}
 
-	errBackendWriteSaved = "\nError saving the backend configuration: %v\n\n" +
-		"OpenTofu saves the complete backend configuration in a local file for\n" +
+// errBackendWriteSavedIn takes the error.
+func errBackendWriteSavedIn(f flavour.Flavour) string {
+	return "\nError saving the backend configuration: %v\n\n" +
+		f.Product() + " saves the complete backend configuration in a local file for\n" +
 		"configuring the backend on future operations. This cannot be disabled. Errors\n" +
 		"are usually due to simple file permission errors. Please look at the error\n" +
 		"above, resolve it, and try again."
+}
 
-	errBackendSavedUnknown = "The backend %q could not be found.\n\n" +
-		"This is the backend that this OpenTofu environment is configured to use\n" +
+func errBackendSavedUnknownIn(f flavour.Flavour) string {
+	return "The backend %q could not be found.\n\n" +
+		"This is the backend that this " + f.Product() + " environment is configured to use\n" +
 		"both in your configuration and saved locally as your last-used backend.\n" +
-		"If it isn't found, it could mean an alternate version of OpenTofu was\n" +
-		"used with this configuration. Please use the proper version of OpenTofu that\n" +
+		"If it isn't found, it could mean an alternate version of " + f.Product() + " was\n" +
+		"used with this configuration. Please use the proper version of " + f.Product() + " that\n" +
 		"contains support for this backend.\n\n" +
 		"If you'd like to force remove this backend, you must update your configuration\n" +
-		"to not use the backend and run \"tofu init\" (or any other command) again."
+		"to not use the backend and run \"" + f.Command() + " init\" (or any other command) again."
+}
+
+// OpenTofu's forms of the texts above, for the callers that do not pass
+// the flavour yet (see legacyTexts).
+var (
+	backendConfiguredText    = backendConfiguredTextIn(flavour.OpenTofu)
+	backendUnconfiguringText = backendUnconfiguringTextIn(flavour.OpenTofu)
+	backendUnsetText         = backendUnsetTextIn(flavour.OpenTofu)
+	errBackendClearSaved     = errBackendClearSavedIn(flavour.OpenTofu)
+	errBackendWriteSaved     = errBackendWriteSavedIn(flavour.OpenTofu)
+	errBackendSavedUnknown   = errBackendSavedUnknownIn(flavour.OpenTofu)
+)
+
+// OpenTofu's machine-readable forms.
+const (
+	backendConfiguredJSON    = "Successfully configured the backend %q! OpenTofu will automatically use this backend unless the backend configuration changes"
+	backendUnconfiguringJSON = "OpenTofu has detected you're unconfiguring your previously set %q backend"
+	backendUnsetJSON         = "Successfully unset the backend %q. OpenTofu will now operate locally"
+	backendTypeChangedJSON   = "OpenTofu detected that the backend type changed from %q to %q."
 )
 
 // typeChangedText is the notice before a backend of another type is
@@ -48,7 +78,7 @@ const (
 // Terraform does not).
 func typeChangedText(f flavour.Flavour, from, to string) string {
 	if f == flavour.Terraform {
-		return fmt.Sprintf("[reset]OpenTofu detected that the backend type changed from %q to %q.", from, to)
+		return fmt.Sprintf("[reset]Terraform detected that the backend type changed from %q to %q.", from, to)
 	}
 	return fmt.Sprintf("[reset]\nOpenTofu detected that the backend type changed from %q to %q.", from, to)
 }
@@ -57,10 +87,12 @@ func typeChangedText(f flavour.Flavour, from, to string) string {
 // recorded with -migrate-state.
 func reconfiguredText(f flavour.Flavour) string {
 	return "[reset][bold]Backend configuration changed![reset]\n\n" +
-		"OpenTofu has detected that the configuration specified for the backend\n" +
-		"has changed. OpenTofu will now check for existing state in the backends."
+		f.Product() + " has detected that the configuration specified for the backend\n" +
+		"has changed. " + f.Product() + " will now check for existing state in the backends."
 }
 
+// reconfiguredJSON is OpenTofu's machine-readable form of
+// reconfiguredText (Terraform logs the human text).
 func reconfiguredJSON(f flavour.Flavour) string {
 	if f == flavour.Terraform {
 		return reconfiguredText(f)

@@ -122,12 +122,13 @@ func (v *plainView) Close()                                {}
 // Message prints text (with colour markup) and a newline.
 func (v *plainView) Message(kind, text string, toStderr bool) {
 	w := v.m.Stdout
+	text = v.m.words(text)
 	if toStderr {
 		w = v.m.Stderr
 	} else {
 		text = v.layout(kind, text)
 	}
-	fmt.Fprintln(w, colorize(v.m.words(text), v.m.Color))
+	fmt.Fprintln(w, colorize(text, v.m.Color))
 }
 
 func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
@@ -337,32 +338,66 @@ func trimNewlines(s string) string {
 	return s
 }
 
-// Texts of init, with OpenTofu's colour markup (the views add the final
-// newline).
-const (
-	initEmptyText = "[reset][bold]OpenTofu initialized in an empty directory![reset]\n\n" +
-		"The directory has no OpenTofu configuration files. You may begin working\n" +
-		"with OpenTofu immediately by creating OpenTofu configuration files."
-	initConfigErrorText = "\n[reset]OpenTofu encountered problems during initialization, including problems\n" +
-		"with the configuration, described below.\n\n" +
-		"The OpenTofu configuration must be valid before initialization so that\n" +
-		"OpenTofu can determine which modules and providers need to be installed."
-	initBackendText   = "\n[reset][bold]Initializing the backend..."
-	initProvidersText = "\n[reset][bold]Initializing provider plugins..."
-	initSuccessText   = "[reset][bold][green]OpenTofu has been successfully initialized![reset][green]"
-	initNextStepsText = "[reset][green]\nYou may now begin working with OpenTofu. Try running \"tofu plan\" to see\n" +
-		"any changes that are required for your infrastructure. All OpenTofu commands\n" +
-		"should now work.\n\n" +
-		"If you ever set or change modules or backend configuration for OpenTofu,\n" +
-		"rerun this command to reinitialize your working directory. If you forget, other\n" +
-		"commands will detect it and remind you to do so if necessary."
-	initInterruptedText = "Provider installation was canceled by an interrupt signal."
-	initUpgradeConflict = "The -upgrade flag conflicts with -lockfile=readonly."
-	lockCreatedText     = "\nOpenTofu has created a lock file [bold].terraform.lock.hcl[reset] to record the provider\n" +
-		"selections it made above. Include this file in your version control repository\n" +
-		"so that OpenTofu can guarantee to make the same selections by default when\n" +
-		"you run \"tofu init\" in the future."
-	lockChangedText = "\nOpenTofu has made some changes to the provider dependency selections recorded\n" +
+// Texts of init in flavour f's words, with colour markup (the views add
+// the final newline).
+
+func initEmptyTextIn(f flavour.Flavour) string {
+	return fmt.Sprintf("[reset][bold]%[1]s initialized in an empty directory![reset]\n\n"+
+		"The directory has no %[1]s configuration files. You may begin working\n"+
+		"with %[1]s immediately by creating %[1]s configuration files.", f.Product())
+}
+
+func initConfigErrorTextIn(f flavour.Flavour) string {
+	opening := "OpenTofu encountered problems during initialization"
+	if f == flavour.Terraform {
+		opening = "Terraform encountered problems during initialisation"
+	}
+	return fmt.Sprintf("\n[reset]%s, including problems\n"+
+		"with the configuration, described below.\n\n"+
+		"The %[2]s configuration must be valid before initialization so that\n"+
+		"%[2]s can determine which modules and providers need to be installed.", opening, f.Product())
+}
+
+func initSuccessTextIn(f flavour.Flavour) string {
+	return "[reset][bold][green]" + f.Product() + " has been successfully initialized![reset][green]"
+}
+
+func initNextStepsTextIn(f flavour.Flavour) string {
+	return fmt.Sprintf("[reset][green]\nYou may now begin working with %[1]s. Try running \"%[2]s plan\" to see\n"+
+		"any changes that are required for your infrastructure. All %[1]s commands\n"+
+		"should now work.\n\n"+
+		"If you ever set or change modules or backend configuration for %[1]s,\n"+
+		"rerun this command to reinitialize your working directory. If you forget, other\n"+
+		"commands will detect it and remind you to do so if necessary.", f.Product(), f.Command())
+}
+
+func lockCreatedTextIn(f flavour.Flavour) string {
+	return fmt.Sprintf("\n%[1]s has created a lock file [bold].terraform.lock.hcl[reset] to record the provider\n"+
+		"selections it made above. Include this file in your version control repository\n"+
+		"so that %[1]s can guarantee to make the same selections by default when\n"+
+		"you run \"%[2]s init\" in the future.", f.Product(), f.Command())
+}
+
+func lockChangedTextIn(f flavour.Flavour) string {
+	return "\n" + f.Product() + " has made some changes to the provider dependency selections recorded\n" +
 		"in the .terraform.lock.hcl file. Review those changes and commit them to your\n" +
 		"version control system if they represent changes you intended to make."
+}
+
+// OpenTofu's forms of the texts above, for the callers that do not pass
+// the flavour yet (see legacyTexts).
+var (
+	initEmptyText     = initEmptyTextIn(flavour.OpenTofu)
+	initSuccessText   = initSuccessTextIn(flavour.OpenTofu)
+	initNextStepsText = initNextStepsTextIn(flavour.OpenTofu)
+	lockCreatedText   = lockCreatedTextIn(flavour.OpenTofu)
+	lockChangedText   = lockChangedTextIn(flavour.OpenTofu)
+)
+
+// Texts of init that are the same in both flavours.
+const (
+	initBackendText     = "\n[reset][bold]Initializing the backend..."
+	initProvidersText   = "\n[reset][bold]Initializing provider plugins..."
+	initInterruptedText = "Provider installation was canceled by an interrupt signal."
+	initUpgradeConflict = "The -upgrade flag conflicts with -lockfile=readonly."
 )

@@ -90,9 +90,9 @@ const terraformJSONUIVersion = "1.3"
 // detail (first once sorted, last in the JSON output).
 func (r *initRun) withConfigErrorText(diags hcl.Diagnostics) hcl.Diagnostics {
 	if r.m.Flavour != flavour.Terraform {
-		r.view.Message("config_errors", initConfigErrorText, true)
+		r.view.Message("config_errors", initConfigErrorTextIn(r.m.Flavour), true)
 		return diags
 	}
-	text := strings.TrimSpace(colorize(r.m.words(initConfigErrorText), false))
+	text := strings.TrimSpace(colorize(initConfigErrorTextIn(r.m.Flavour), false))
 	return append(diags, errorDiag(text, ""))
 }

@@ -99,11 +99,11 @@ func (h *lockHumanView) RootModule(dir string) {
 func (h *lockHumanView) Success(changed bool) {
 	m := h.m
 	if changed {
-		fmt.Fprintln(m.Stdout, colorize(m.words("\n[bold][green]Success![reset] [bold]OpenTofu has updated the lock file.[reset]"), m.Color))
+		fmt.Fprintln(m.Stdout, colorize("\n[bold][green]Success![reset] [bold]"+m.Flavour.Product()+" has updated the lock file.[reset]", m.Color))
 		fmt.Fprint(m.Stdout, "\nReview the changes in .terraform.lock.hcl and then commit to your\nversion control system to retain the new checksums.\n\n")
 		return
 	}
-	fmt.Fprintln(m.Stdout, colorize(m.words("\n[bold][green]Success![reset] [bold]OpenTofu has validated the lock file and found no need for changes.[reset]"), m.Color))
+	fmt.Fprintln(m.Stdout, colorize("\n[bold][green]Success![reset] [bold]"+m.Flavour.Product()+" has validated the lock file and found no need for changes.[reset]", m.Color))
 }
 
 // Diagnostics prints each diagnostic followed by an extra newline.

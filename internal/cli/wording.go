@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -9,41 +11,199 @@ import (
 	"github.com/tfdeps/tfdeps/flavour"
 )
 
-// The libraries word their diagnostics as OpenTofu does; in the Terraform
-// flavour the CLI rewords what it prints (diagnostic summaries and details,
-// init's messages and progress lines) with Terraform's product and command
-// names and the few texts where Terraform's wording differs beyond the
-// names. Source snippets and the rendered configuration are never
-// reworded: they are the user's text.
+// The libraries make their texts in the words of the flavour they are
+// given, and so do the views of this package. What remains here is
+// temporary: a few texts are still made in OpenTofu's words by code that
+// does not pass the flavour yet. legacyTexts lists each of them, as the
+// format its maker uses and the format of Terraform's words; in the
+// Terraform flavour the views and the diagnostic printer replace the
+// parts of those exact formats that differ, and nothing else, so that
+// what a text quotes from the user (a file name, a module source, a
+// description) is printed as written.
 
-// terraformWords maps OpenTofu's texts to Terraform's, longest first.
-var terraformWords = strings.NewReplacer(
-	"OpenTofu encountered problems during initialization", "Terraform encountered problems during initialisation",
-	"\n\nIf you believe this provider is missing from the registry, please submit a issue on the OpenTofu Registry https://github.com/opentofu/registry/issues/new/choose", "",
-	"https://opentofu.org/docs/language/files/dependency-lock/#checksum-verification", "https://developer.hashicorp.com/terraform/language/files/dependency-lock#checksum-verification",
-	"\nProviders are signed by their developers.\n", "\nPartner and community providers are signed by their developers.\n",
-	"https://opentofu.org/docs/cli/plugins/signing/", "https://developer.hashicorp.com/terraform/cli/plugins/signing",
-	"OpenTofu", "Terraform",
-)
+// legacyTexts pairs OpenTofu's format of each remaining text with its
+// Terraform format. Both have the same verbs in the same order.
+var legacyTexts = [][2]string{
+	// Made by the init views' callers with the OpenTofu forms of this
+	// package's texts.
+	{initEmptyText, initEmptyTextIn(flavour.Terraform)},
+	{initSuccessText, initSuccessTextIn(flavour.Terraform)},
+	{initNextStepsText, initNextStepsTextIn(flavour.Terraform)},
+	{lockCreatedText, lockCreatedTextIn(flavour.Terraform)},
+	{lockChangedText, lockChangedTextIn(flavour.Terraform)},
+	{backendConfiguredText, backendConfiguredTextIn(flavour.Terraform)},
+	{backendUnconfiguringText, backendUnconfiguringTextIn(flavour.Terraform)},
+	{backendUnsetText, backendUnsetTextIn(flavour.Terraform)},
+	{errBackendClearSaved, errBackendClearSavedIn(flavour.Terraform)},
+	{errBackendWriteSaved, errBackendWriteSavedIn(flavour.Terraform)},
+	{errBackendSavedUnknown, errBackendSavedUnknownIn(flavour.Terraform)},
+	// init_events.go
+	{signingNotice, "\nPartner and community providers are signed by their developers.\n" +
+		"If you'd like to know more about provider signing, you can read about it here:\n" +
+		"https://developer.hashicorp.com/terraform/cli/plugins/signing"},
+	{"- %s is built in to OpenTofu", "- %s is built in to Terraform"},
+	// init_requirements.go
+	{"OpenTofu has detected multiple providers of type %s (%s) which may be a misconfiguration.\n\nIf this is intentional you can ignore this warning",
+		"Terraform has detected multiple providers of type %s (%s) which may be a misconfiguration.\n\nIf this is intentional you can ignore this warning"},
+	{"\nSkip tofu init when using provider development overrides. It is not necessary and may error unexpectedly.",
+		"\nSkip terraform init when using provider development overrides. It is not necessary and may error unexpectedly."},
+	{"\n\nAll modules should specify their required_providers so that external consumers will get the correct providers when using a module. To see which modules are currently depending on %s, run the following command:\n    tofu providers",
+		"\n\nAll modules should specify their required_providers so that external consumers will get the correct providers when using a module. To see which modules are currently depending on %s, run the following command:\n    terraform providers"},
+	{"\n\nIf you believe this provider is missing from the registry, please submit a issue on the OpenTofu Registry https://github.com/opentofu/registry/issues/new/choose", ""},
+	{"Due to the prefix of the resource type name OpenTofu guessed that you intended to associate %s with a provider whose local name is \"%s\", but that name is not declared in this module's required_providers block. OpenTofu therefore guessed that you intended to use %s, but that provider does not exist.\n\n" +
+		"Make at least one of the following changes to tell OpenTofu which provider to use:\n\n" +
+		"- Add a declaration for local name \"%s\" to this module's required_providers block, specifying the full source address for the provider you intended to use.\n" +
+		"- Verify that \"%s\" is the correct resource type name to use. Did you omit a prefix which would imply the correct provider?\n" +
+		"- Use a \"provider\" argument within this resource block to override OpenTofu's automatic selection of the local name \"%s\".\n",
+		"Due to the prefix of the resource type name Terraform guessed that you intended to associate %s with a provider whose local name is \"%s\", but that name is not declared in this module's required_providers block. Terraform therefore guessed that you intended to use %s, but that provider does not exist.\n\n" +
+			"Make at least one of the following changes to tell Terraform which provider to use:\n\n" +
+			"- Add a declaration for local name \"%s\" to this module's required_providers block, specifying the full source address for the provider you intended to use.\n" +
+			"- Verify that \"%s\" is the correct resource type name to use. Did you omit a prefix which would imply the correct provider?\n" +
+			"- Use a \"provider\" argument within this resource block to override Terraform's automatic selection of the local name \"%s\".\n"},
+	// init_lock.go
+	{`Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run "tofu init" without the "-lockfile=readonly" flag.`,
+		`Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run "terraform init" without the "-lockfile=readonly" flag.`},
+	{`Changes to the provider selections were detected, but not saved in the .terraform.lock.hcl file. To record these selections, run "tofu init" without the "-lockfile=readonly" flag.`,
+		`Changes to the provider selections were detected, but not saved in the .terraform.lock.hcl file. To record these selections, run "terraform init" without the "-lockfile=readonly" flag.`},
+	// init_diags.go
+	{"The given source address %q specifies a GitHub repository rather than a OpenTofu provider. Refer to the documentation of the provider to find the correct source address to use.",
+		"The given source address %q specifies a GitHub repository rather than a Terraform provider. Refer to the documentation of the provider to find the correct source address to use."},
+	{"The host %q given in provider source address %q does not offer a OpenTofu provider registry that is compatible with this OpenTofu version, but it may be compatible with a different OpenTofu version.",
+		"The host %q given in provider source address %q does not offer a Terraform provider registry that is compatible with this Terraform version, but it may be compatible with a different Terraform version."},
+	{"The host %q given in provider source address %q does not offer a OpenTofu provider registry.",
+		"The host %q given in provider source address %q does not offer a Terraform provider registry."},
+	{"Provider %q v%s is not compatible with OpenTofu %s.\n" +
+		"You need to downgrade to v%s or earlier. Select it with the following constraint:\n\tversion = %q\n\n" +
+		"OpenTofu checked all of the plugin versions matching the given constraint:\n\t%s\n\n" +
+		"Consult the documentation for this provider for more information on compatibility between provider and OpenTofu versions.\n" +
+		"Alternatively, upgrade to the latest version of OpenTofu for compatibility with newer provider releases.\n",
+		"Provider %q v%s is not compatible with Terraform %s.\n" +
+			"You need to downgrade to v%s or earlier. Select it with the following constraint:\n\tversion = %q\n\n" +
+			"Terraform checked all of the plugin versions matching the given constraint:\n\t%s\n\n" +
+			"Consult the documentation for this provider for more information on compatibility between provider and Terraform versions.\n" +
+			"Alternatively, upgrade to the latest version of Terraform for compatibility with newer provider releases.\n"},
+	{"Provider %q v%s is not compatible with OpenTofu %s.\n" +
+		"Provider version %s is the latest compatible version. Select it with the following version constraint:\n\tversion = %q\n\n" +
+		"OpenTofu checked all of the plugin versions matching the given constraint:\n\t%s\n\n" +
+		"Consult the documentation for this provider for more information on compatibility between provider and OpenTofu versions.\n",
+		"Provider %q v%s is not compatible with Terraform %s.\n" +
+			"Provider version %s is the latest compatible version. Select it with the following version constraint:\n\tversion = %q\n\n" +
+			"Terraform checked all of the plugin versions matching the given constraint:\n\t%s\n\n" +
+			"Consult the documentation for this provider for more information on compatibility between provider and Terraform versions.\n"},
+	{"Your chosen provider mirror at %s does not have a %s v%s package available for your current platform, %s.\n\n" +
+		"Provider releases are separate from OpenTofu CLI releases, so this provider might not support your current platform. " +
+		"Alternatively, the mirror itself might have only a subset of the plugin packages available in the origin registry, at %s.",
+		"Your chosen provider mirror at %s does not have a %s v%s package available for your current platform, %s.\n\n" +
+			"Provider releases are separate from Terraform CLI releases, so this provider might not support your current platform. " +
+			"Alternatively, the mirror itself might have only a subset of the plugin packages available in the origin registry, at %s."},
+	{"Provider %s v%s does not have a package available for your current platform, %s.\n\n" +
+		"Provider releases are separate from OpenTofu CLI releases, so not all providers are available for all platforms. " +
+		"Other versions of this provider may have different platforms supported.",
+		"Provider %s v%s does not have a package available for your current platform, %s.\n\n" +
+			"Provider releases are separate from Terraform CLI releases, so not all providers are available for all platforms. " +
+			"Other versions of this provider may have different platforms supported."},
+	{"Due to your customized provider installation methods, OpenTofu was forced to calculate lock file checksums locally for the following providers:\n  - %s\n\n" +
+		"The current .terraform.lock.hcl file only includes checksums for %s, so OpenTofu running on another platform will fail to install these providers.\n\n" +
+		"To calculate additional checksums for another platform, run:\n  tofu providers lock -platform=linux_amd64\n(where linux_amd64 is the platform to generate)",
+		"Due to your customized provider installation methods, Terraform was forced to calculate lock file checksums locally for the following providers:\n  - %s\n\n" +
+			"The current .terraform.lock.hcl file only includes checksums for %s, so Terraform running on another platform will fail to install these providers.\n\n" +
+			"To calculate additional checksums for another platform, run:\n  terraform providers lock -platform=linux_amd64\n(where linux_amd64 is the platform to generate)"},
+	// cmd_providers.go
+	{`Backend initialization required, please run "tofu init"`, `Backend initialization required, please run "terraform init"`},
+	{strings.TrimSpace(backendInitText), strings.TrimSpace(`
+Reason: %s
 
-// tofuCommand matches the tofu command where a message names one.
-var tofuCommand = regexp.MustCompile(`\btofu (init|providers|plan|get|refresh|apply|validate|state|login|version|test)\b`)
+The "backend" is the interface that Terraform uses to store state,
+perform operations, etc. If this message is showing up, it means that the
+Terraform configuration you're using is using a custom configuration for
+the Terraform backend.
 
-// words returns s as the chosen flavour words it.
-func (m *Meta) words(s string) string {
-	return wordsFor(m.Flavour, s)
+Changes to backend configurations require reinitialization. This allows
+Terraform to set up the new configuration, copy existing state, etc. Please run
+"terraform init" with either the "-reconfigure" or "-migrate-state" flags to
+use the current configuration.
+
+If the change reason above is incorrect, please verify your configuration
+hasn't changed and try again. At this point, no changes to your existing
+configuration or state have been made.
+`)},
+	{"The installed provider plugins are not consistent with the packages selected in the dependency lock file:%s\n\n" +
+		"OpenTofu uses external plugins to integrate with a variety of different infrastructure services. %s",
+		"The installed provider plugins are not consistent with the packages selected in the dependency lock file:%s\n\n" +
+			"Terraform uses external plugins to integrate with a variety of different infrastructure services. %s"},
+	{"You must install the required plugins before running OpenTofu operations.", "You must install the required plugins before running Terraform operations."},
+	{"To download the plugins required for this configuration, run:\n  tofu init", "To download the plugins required for this configuration, run:\n  terraform init"},
+	{`" backend is not supported in OpenTofu v1.3 or later.`, `" backend is not supported in Terraform v1.3 or later.`},
+	{"To re-initialize, run:\n  tofu init\n\nOpenTofu has not yet made changes to your existing configuration or state.",
+		"To re-initialize, run:\n  terraform init\n\nTerraform has not yet made changes to your existing configuration or state."},
+	// cmd_providers_lock.go
+	{"OpenTofu failed to fetch the requested providers for %s in order to calculate their checksums: %s.",
+		"Terraform failed to fetch the requested providers for %s in order to calculate their checksums: %s."},
+	// cmd_providers_mirror.go
+	{"To update the locked dependency selections to match a changed configuration, run:\n  tofu init -upgrade\n got:%v",
+		"To update the locked dependency selections to match a changed configuration, run:\n  terraform init -upgrade\n got:%v"},
+	// config_dir.go
+	{"The directory %s contains no OpenTofu configuration files.", "The directory %s contains no Terraform configuration files."},
 }
 
+// formatVerb matches a verb of a fmt format.
+var formatVerb = regexp.MustCompile(`%(\[\d+\])?[-+# 0]*\d*(\.\d+)?[a-zA-Z]`)
+
+// legacyWords replaces, in the Terraform flavour, the literal parts of
+// legacyTexts that differ between the two formats.
+var legacyWords = newLegacyReplacer(legacyTexts)
+
+func newLegacyReplacer(pairs [][2]string) *strings.Replacer {
+	seen := map[string]string{}
+	for _, p := range pairs {
+		opentofu, terraform := formatVerb.Split(p[0], -1), formatVerb.Split(p[1], -1)
+		if len(opentofu) != len(terraform) {
+			panic(fmt.Sprintf("legacy text %q: the Terraform format has other verbs", p[0]))
+		}
+		for i := range opentofu {
+			if opentofu[i] == terraform[i] {
+				continue
+			}
+			if opentofu[i] == "" {
+				panic(fmt.Sprintf("legacy text %q: an empty part differs", p[0]))
+			}
+			if prev, ok := seen[opentofu[i]]; ok && prev != terraform[i] {
+				panic(fmt.Sprintf("legacy text part %q has two Terraform forms", opentofu[i]))
+			}
+			seen[opentofu[i]] = terraform[i]
+		}
+	}
+	parts := make([]string, 0, len(seen))
+	for k := range seen {
+		parts = append(parts, k)
+	}
+	// The longest first: the replacer tries its pairs in order.
+	sort.Slice(parts, func(i, j int) bool {
+		if len(parts[i]) != len(parts[j]) {
+			return len(parts[i]) > len(parts[j])
+		}
+		return parts[i] < parts[j]
+	})
+	args := make([]string, 0, 2*len(parts))
+	for _, k := range parts {
+		args = append(args, k, seen[k])
+	}
+	return strings.NewReplacer(args...)
+}
+
+// words returns s with the remaining legacy texts in the flavour's words.
+func (m *Meta) words(s string) string { return wordsFor(m.Flavour, s) }
+
+// wordsFor returns s with the remaining legacy texts in flavour f's words.
 func wordsFor(f flavour.Flavour, s string) string {
 	if f != flavour.Terraform {
 		return s
 	}
-	s = terraformWords.Replace(s)
-	return tofuCommand.ReplaceAllString(s, "terraform $1")
+	return legacyWords.Replace(s)
 }
 
-// wordDiagnostics returns diags with their texts in the flavour's words
-// (copies: the libraries' diagnostics are left alone).
+// wordDiagnostics returns diags with the remaining legacy texts in the
+// flavour's words (copies: the callers' diagnostics are left alone).
 func (m *Meta) wordDiagnostics(diags hcl.Diagnostics) hcl.Diagnostics {
 	if m.Flavour != flavour.Terraform {
 		return diags
