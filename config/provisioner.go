@@ -29,7 +29,11 @@ func decodeProvisionerBlock(block *hcl.Block, f flavour.Flavour) (*Provisioner, 
 	pv := &Provisioner{Type: block.Labels[0], DeclRange: block.DefRange, When: "create", OnFailure: "fail"}
 	content, config, diags := block.Body.PartialContent(provisionerBlockSchema)
 	if removedProvisioners[pv.Type] {
-		return nil, append(diags, errorDiag(fmt.Sprintf("The %q provisioner has been removed", pv.Type), fmt.Sprintf("The %q provisioner is deprecated and has been removed from %s.", pv.Type, f.Product()), &block.LabelRanges[0]))
+		detail := fmt.Sprintf("The %q provisioner is deprecated and has been removed from %s.", pv.Type, f.Product())
+		if f == flavour.Terraform {
+			detail = fmt.Sprintf("The %q provisioner was deprecated in Terraform 0.13.4 has been removed from Terraform. Visit https://learn.hashicorp.com/collections/terraform/provision for alternatives to using provisioners that are a better fit for the Terraform workflow.", pv.Type)
+		}
+		return nil, append(diags, errorDiag(fmt.Sprintf("The %q provisioner has been removed", pv.Type), detail, &block.LabelRanges[0]))
 	}
 	if content == nil {
 		return pv, diags

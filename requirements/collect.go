@@ -161,6 +161,11 @@ func checkImportProvider(m *config.Module, imp *config.Import) hcl.Diagnostics {
 	default:
 		return nil
 	}
+	if m.Flavour() == flavour.Terraform {
+		// Terraform gives one text for both cases: the argument belongs
+		// in the resource block.
+		detail = "The provider argument can only be specified in import blocks that will generate configuration.\n\nUse the provider argument in the target resource block to configure the provider for a resource with explicit provider configuration."
+	}
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid import provider argument",
