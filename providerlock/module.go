@@ -85,7 +85,7 @@ func (l *Locker) LockModule(ctx context.Context, dir string, o ModuleOptions, ev
 	collected := l.Collect(ctx, reqs, locks, o.Platforms, ev)
 	if failed := collected.Failed(); failed != nil {
 		res.Diagnostics = append(diags, errorDiag("Could not retrieve providers for locking", fmt.Sprintf(
-			"OpenTofu failed to fetch the requested providers for %s in order to calculate their checksums: %s.", failed.Platform, failed.Err)))
+			"%s failed to fetch the requested providers for %s in order to calculate their checksums: %s.", l.Flavour.Product(), failed.Platform, failed.Err)))
 		return res
 	}
 	newLocks, lines, changed := Merge(locks, reqs, collected)

@@ -52,7 +52,7 @@ func ReadModule(dir string, o ModuleOptions) (*Request, *requirements.Result, hc
 		return nil, res, diags
 	}
 	req := &Request{Requirements: lockableRequirements(o.Flavour, res), Platforms: o.Platforms, Locked: map[addrs.Provider]versions.Version{}}
-	diags = append(diags, consistency(req.Requirements, locks)...)
+	diags = append(diags, consistency(o.Flavour, req.Requirements, locks)...)
 	for _, l := range locks.Providers() {
 		req.Locked[l.Provider()] = l.Version()
 	}
@@ -85,14 +85,14 @@ func lockableRequirements(fl flavour.Flavour, res *requirements.Result) map[addr
 
 // consistency is OpenTofu's check of the configuration against a
 // non-empty lock file; processing continues after it.
-func consistency(reqs map[addrs.Provider]versions.Constraints, locks *lockfile.Locks) hcl.Diagnostics {
+func consistency(f flavour.Flavour, reqs map[addrs.Provider]versions.Constraints, locks *lockfile.Locks) hcl.Diagnostics {
 	if locks.Len() == 0 {
 		return nil
 	}
-	errs := lockfile.InconsistencyErrors(lockfile.Requirements(reqs), locks, lockfile.ConsistencyOptions{})
+	errs := lockfile.InconsistencyErrors(lockfile.Requirements(reqs), locks, lockfile.ConsistencyOptions{Flavour: f})
 	if len(errs) == 0 {
 		return nil
 	}
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Inconsistent dependency lock file", Detail: fmt.Sprintf(
-		"To update the locked dependency selections to match a changed configuration, run:\n  tofu init -upgrade\n got:%v", errs)}}
+		"To update the locked dependency selections to match a changed configuration, run:\n  %s init -upgrade\n got:%v", f.Command(), errs)}}
 }

@@ -173,14 +173,18 @@ func backendDiags(tree *config.Tree) hcl.Diagnostics {
 			detail := fmt.Sprintf("There is no backend type named %q.", b.Type)
 			if msg, ok := removedBackends[b.Type]; ok {
 				detail = msg
+				if msg == "" {
+					detail = fmt.Sprintf("The %q backend is not supported in %s v1.3 or later.", b.Type, mod.Flavour().Product())
+				}
 			}
 			d := errorDiag("Invalid backend type", detail)
 			d.Subject = b.TypeRange.Ptr()
 			return hcl.Diagnostics{d}
 		}
 		if !initialised {
-			return hcl.Diagnostics{errorDiag(`Backend initialization required, please run "tofu init"`,
-				fmt.Sprintf(strings.TrimSpace(backendInitText), fmt.Sprintf("Initial configuration of the requested backend %q", b.Type)))}
+			f := mod.Flavour()
+			return hcl.Diagnostics{errorDiag(fmt.Sprintf(`Backend initialization required, please run "%s init"`, f.Command()),
+				backendInitTextIn(f, fmt.Sprintf("Initial configuration of the requested backend %q", b.Type)))}
 		}
 		if b.Type != "local" {
 			return stateNotRead(fmt.Sprintf("%q backend", b.Type), b.DeclRange)
@@ -232,15 +236,15 @@ func installedPluginDiags(m *Meta, devOverrides map[addrs.Provider]string) hcl.D
 	}
 	return hcl.Diagnostics{errorDiag("Required plugins are not installed", fmt.Sprintf(
 		"The installed provider plugins are not consistent with the packages selected in the dependency lock file:%s\n\n"+
-			"OpenTofu uses external plugins to integrate with a variety of different infrastructure services. %s",
-		strings.Join(missing, ""), pluginSuggestion(m)))}
+			"%s uses external plugins to integrate with a variety of different infrastructure services. %s",
+		strings.Join(missing, ""), m.Flavour.Product(), pluginSuggestion(m)))}
 }
 
 func pluginSuggestion(m *Meta) string {
 	if m.Getenv("TF_IN_AUTOMATION") != "" {
-		return "You must install the required plugins before running OpenTofu operations."
+		return fmt.Sprintf("You must install the required plugins before running %s operations.", m.Flavour.Product())
 	}
-	return "To download the plugins required for this configuration, run:\n  tofu init"
+	return "To download the plugins required for this configuration, run:\n  " + m.Flavour.Command() + " init"
 }
 
 // knownBackends are the backend types of OpenTofu 1.12.
@@ -249,56 +253,53 @@ var knownBackends = map[string]bool{
 	"inmem": true, "kubernetes": true, "oss": true, "pg": true, "s3": true, "cloud": true,
 }
 
-// removedBackends are the backend types OpenTofu names as removed.
+// removedBackends are the backend types the products name as removed:
+// "" is "not supported in PRODUCT v1.3 or later".
 var removedBackends = map[string]string{
-	"artifactory": `The "artifactory" backend is not supported in OpenTofu v1.3 or later.`,
+	"artifactory": "",
 	"azure":       `The "azure" backend name has been removed, please use "azurerm".`,
-	"etcd":        `The "etcd" backend is not supported in OpenTofu v1.3 or later.`,
-	"etcdv3":      `The "etcdv3" backend is not supported in OpenTofu v1.3 or later.`,
-	"manta":       `The "manta" backend is not supported in OpenTofu v1.3 or later.`,
-	"swift":       `The "swift" backend is not supported in OpenTofu v1.3 or later.`,
+	"etcd":        "",
+	"etcdv3":      "",
+	"manta":       "",
+	"swift":       "",
 }
 
-const backendInitText = `
-Reason: %s
+// backendInitTextIn is the detail of "Backend initialization required"
+// for the given reason, in flavour f's words.
+func backendInitTextIn(f flavour.Flavour, reason string) string {
+	p, c := f.Product(), f.Command()
+	return "Reason: " + reason + `
 
-The "backend" is the interface that OpenTofu uses to store state,
+The "backend" is the interface that ` + p + ` uses to store state,
 perform operations, etc. If this message is showing up, it means that the
-OpenTofu configuration you're using is using a custom configuration for
-the OpenTofu backend.
+` + p + ` configuration you're using is using a custom configuration for
+the ` + p + ` backend.
 
 Changes to backend configurations require reinitialization. This allows
-OpenTofu to set up the new configuration, copy existing state, etc. Please run
-"tofu init" with either the "-reconfigure" or "-migrate-state" flags to
+` + p + ` to set up the new configuration, copy existing state, etc. Please run
+"` + c + ` init" with either the "-reconfigure" or "-migrate-state" flags to
 use the current configuration.
 
 If the change reason above is incorrect, please verify your configuration
 hasn't changed and try again. At this point, no changes to your existing
-configuration or state have been made.
-`
+configuration or state have been made.`
+}
 
 // cloudInitRequired is the error for a cloud block not yet initialised, in
 // the words of flavour f (Terraform's cloud block configures "HCP
 // Terraform or Terraform Enterprise").
 func cloudInitRequired(f flavour.Flavour) *hcl.Diagnostic {
+	summary := `Cloud backend initialization required: please run "tofu init"`
+	reason, block := "Initial configuration of cloud backend", "the cloud backend configuration"
 	if f == flavour.Terraform {
-		return errorDiag(`HCP Terraform or Terraform Enterprise initialization required: please run "terraform init"`,
-			fmt.Sprintf(strings.TrimSpace(strings.Replace(backendInitCloudText, "the cloud backend configuration", "the HCP Terraform configuration", 1)), "Initial configuration of HCP Terraform or Terraform Enterprise"))
+		summary = `HCP Terraform or Terraform Enterprise initialization required: please run "terraform init"`
+		reason, block = "Initial configuration of HCP Terraform or Terraform Enterprise", "the HCP Terraform configuration"
 	}
-	return errorDiag(`Cloud backend initialization required: please run "tofu init"`,
-		fmt.Sprintf(strings.TrimSpace(backendInitCloudText), "Initial configuration of cloud backend"))
+	return errorDiag(summary, "Reason: "+reason+".\n\n"+
+		"Changes to "+block+" block require reinitialization, to discover any changes to the available workspaces.\n\n"+
+		"To re-initialize, run:\n  "+f.Command()+" init\n\n"+
+		f.Product()+" has not yet made changes to your existing configuration or state.")
 }
-
-const backendInitCloudText = `
-Reason: %s.
-
-Changes to the cloud backend configuration block require reinitialization, to discover any changes to the available workspaces.
-
-To re-initialize, run:
-  tofu init
-
-OpenTofu has not yet made changes to your existing configuration or state.
-`
 
 // treeFiles collects the parsed files of every module of the tree, for
 // source snippets in diagnostics.

@@ -15,5 +15,5 @@ func noConfigurationFiles(m *Meta) hcl.Diagnostics {
 	if !workingDirIsEmpty(m.Flavour) {
 		return nil
 	}
-	return hcl.Diagnostics{errorDiag("No configuration files", fmt.Sprintf("The directory %s contains no OpenTofu configuration files.", absWorkingDir(m)))}
+	return hcl.Diagnostics{errorDiag("No configuration files", fmt.Sprintf("The directory %s contains no %s configuration files.", absWorkingDir(m), m.Flavour.Product()))}
 }

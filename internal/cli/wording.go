@@ -108,42 +108,6 @@ var legacyTexts = [][2]string{
 		"Due to your customized provider installation methods, Terraform was forced to calculate lock file checksums locally for the following providers:\n  - %s\n\n" +
 			"The current .terraform.lock.hcl file only includes checksums for %s, so Terraform running on another platform will fail to install these providers.\n\n" +
 			"To calculate additional checksums for another platform, run:\n  terraform providers lock -platform=linux_amd64\n(where linux_amd64 is the platform to generate)"},
-	// cmd_providers.go
-	{`Backend initialization required, please run "tofu init"`, `Backend initialization required, please run "terraform init"`},
-	{strings.TrimSpace(backendInitText), strings.TrimSpace(`
-Reason: %s
-
-The "backend" is the interface that Terraform uses to store state,
-perform operations, etc. If this message is showing up, it means that the
-Terraform configuration you're using is using a custom configuration for
-the Terraform backend.
-
-Changes to backend configurations require reinitialization. This allows
-Terraform to set up the new configuration, copy existing state, etc. Please run
-"terraform init" with either the "-reconfigure" or "-migrate-state" flags to
-use the current configuration.
-
-If the change reason above is incorrect, please verify your configuration
-hasn't changed and try again. At this point, no changes to your existing
-configuration or state have been made.
-`)},
-	{"The installed provider plugins are not consistent with the packages selected in the dependency lock file:%s\n\n" +
-		"OpenTofu uses external plugins to integrate with a variety of different infrastructure services. %s",
-		"The installed provider plugins are not consistent with the packages selected in the dependency lock file:%s\n\n" +
-			"Terraform uses external plugins to integrate with a variety of different infrastructure services. %s"},
-	{"You must install the required plugins before running OpenTofu operations.", "You must install the required plugins before running Terraform operations."},
-	{"To download the plugins required for this configuration, run:\n  tofu init", "To download the plugins required for this configuration, run:\n  terraform init"},
-	{`" backend is not supported in OpenTofu v1.3 or later.`, `" backend is not supported in Terraform v1.3 or later.`},
-	{"To re-initialize, run:\n  tofu init\n\nOpenTofu has not yet made changes to your existing configuration or state.",
-		"To re-initialize, run:\n  terraform init\n\nTerraform has not yet made changes to your existing configuration or state."},
-	// cmd_providers_lock.go
-	{"OpenTofu failed to fetch the requested providers for %s in order to calculate their checksums: %s.",
-		"Terraform failed to fetch the requested providers for %s in order to calculate their checksums: %s."},
-	// cmd_providers_mirror.go
-	{"To update the locked dependency selections to match a changed configuration, run:\n  tofu init -upgrade\n got:%v",
-		"To update the locked dependency selections to match a changed configuration, run:\n  terraform init -upgrade\n got:%v"},
-	// config_dir.go
-	{"The directory %s contains no OpenTofu configuration files.", "The directory %s contains no Terraform configuration files."},
 }
 
 // formatVerb matches a verb of a fmt format.
