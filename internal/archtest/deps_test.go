@@ -41,6 +41,7 @@ var allowed = map[string][]string{
 	"internal/serve/storage": {},
 	// every library may take the flavour it emulates (package flavour is a leaf)
 	"internal/serve": {"flavour", "addrs", "versions", "hashes", "providersource", "registry", "internal/serve/storage"},
+	"workdir":        {"flavour", "addrs", "versions", "hashes", "config", "lockfile", "cliconfig", "registry", "requirements", "moduleaddr", "moduleinstall", "moduleinstall/manifest", "providersource", "providerinstall", "backend", "internal/regfile"},
 	"providerlock":   {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "providerinstall"},
 }
 

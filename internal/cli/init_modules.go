@@ -18,7 +18,6 @@ import (
 	"github.com/tfdeps/tfdeps/moduleinstall"
 	"github.com/tfdeps/tfdeps/moduleinstall/manifest"
 	"github.com/tfdeps/tfdeps/registry"
-	"github.com/tfdeps/tfdeps/requirements"
 )
 
 // moduleEvents renders the module installer's progress through the init
@@ -457,41 +456,4 @@ func moduleParallelism(m *Meta) int {
 		return -1
 	}
 	return n
-}
-
-// manifestFS reads the configuration from the operating system, except
-// that the module manifest the tree loader looks for at
-// .terraform/modules/modules.json is read from TF_DATA_DIR/modules when
-// TF_DATA_DIR is set, so the requirements of installed modules are found
-// there too.
-type manifestFS struct {
-	config.OSFileSystem
-	manifest string
-}
-
-func newManifestFS(m *Meta) config.FileSystem {
-	return manifestFS{manifest: filepath.Join(modulesDir(m), manifest.FileName)}
-}
-
-func (f manifestFS) ReadFile(name string) ([]byte, error) {
-	if filepath.Clean(name) == filepath.Join(".terraform", "modules", manifest.FileName) {
-		name = f.manifest
-	}
-	return f.OSFileSystem.ReadFile(name)
-}
-
-// treeCheckWarnings are the warnings of the checks OpenTofu makes while
-// building a module tree (provider configurations across modules), which
-// it reports once more when init built the tree while installing.
-func treeCheckWarnings(reqs *requirements.Result) hcl.Diagnostics {
-	if reqs == nil || reqs.Tree == nil {
-		return nil
-	}
-	var out hcl.Diagnostics
-	for _, d := range append(requirements.CheckChildModules(reqs.Tree), requirements.Check(reqs.Tree)...) {
-		if d.Severity == hcl.DiagWarning {
-			out = append(out, d)
-		}
-	}
-	return out
 }
