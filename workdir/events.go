@@ -14,6 +14,8 @@ import (
 // in the order OpenTofu reports the same events (the provider and fetch
 // events may come from the installers' goroutines).
 type Events struct {
+	// CopyingFromModule: -from-module's copy of the module at src starts.
+	CopyingFromModule func(src string)
 	// ModulesInstalling: the module step starts (upgrade: with -upgrade).
 	ModulesInstalling func(upgrade bool)
 	// Modules hears the module installer: a package being downloaded, a

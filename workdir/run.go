@@ -32,7 +32,3 @@ func errorDiag(summary, detail string) *hcl.Diagnostic {
 func warningDiag(summary, detail string) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: detail}
 }
-
-// SetModulesInstalled records that the module installer ran (for a caller
-// that installed the modules itself).
-func (r *Run) SetModulesInstalled(v bool) { r.modulesInstalled = v }

@@ -158,9 +158,10 @@ type initRun struct {
 	m    *Meta
 	opts initOptions
 	view initView
-	// installedModules is set when the module installer ran: tofu then
-	// builds the tree twice (installing, then loading) and reports the
-	// tree checks' warnings twice.
+	// work is the initialisation itself, step by step.
+	work *workdir.Run
+	// installedModules is set when the module installer ran (terraform
+	// ends its section with an empty line).
 	installedModules bool
 	// rootForBackend is the root module as read for -backend-config's
 	// checks (loaded once, when that flag is given).
@@ -211,11 +212,18 @@ func (r *initRun) run(ctx context.Context) int {
 		r.view.Diagnostics(hcl.Diagnostics{d})
 		return 1
 	}
-	moduleRegistry := newModuleRegistry(m, cfg)
-	if code, stop := r.initFromModule(ctx, moduleRegistry); stop {
+	client := newRegistryClient(m, cfg)
+	src, srcDiags := providersource.Build(providersource.BuildOptions{
+		Config: cfg, CLI: cliOpts, Registry: client, Getenv: m.Getenv, PluginDirs: r.opts.pluginDirs,
+	})
+	_ = srcDiags // printed by loadCLIConfig, before the command, as tofu does
+	wo := workdirOptions(m, cfg, src, client)
+	wo.ModuleRegistry = newModuleRegistry(m, cfg)
+	wo.TestsDir = r.opts.testsDir
+	if code, stop := r.initFromModule(ctx, wo); stop {
 		return code
 	}
-	if workingDirIsEmpty(m.Flavour) {
+	if workdir.IsEmpty(m.Flavour) {
 		r.view.Message("init_empty", initEmptyText, false)
 		return 0
 	}
@@ -235,7 +243,16 @@ func (r *initRun) run(ctx context.Context) int {
 			return 1
 		}
 	}
-	moduleWarnings, stop := r.initModules(ctx, moduleRegistry, varOpts)
+	wo.Variables = varOpts
+	wo.Upgrade, wo.LockReadOnly, wo.NoGet = r.opts.upgrade, r.opts.lockfile == "readonly", !r.opts.get
+	ev := &initEvents{view: r.view, flavour: m.Flavour}
+	r.work = workdir.NewRun(wo, workdir.Events{
+		Modules:       moduleEvents{view: r.view, flavour: m.Flavour, trim: true},
+		ModuleFetches: liveModuleFetches(r.view),
+		Providers:     ev.events(),
+		LockFile:      r.lockFileEvent,
+	})
+	moduleWarnings, stop := r.initModules(ctx)
 	if stop {
 		return 1
 	}
@@ -247,18 +264,7 @@ func (r *initRun) run(ctx context.Context) int {
 	}
 	statePath, cleanup := r.requirementsStatePath()
 	defer cleanup()
-	client := newRegistryClient(m, cfg)
-	src, srcDiags := providersource.Build(providersource.BuildOptions{
-		Config: cfg, CLI: cliOpts, Registry: client, Getenv: m.Getenv, PluginDirs: r.opts.pluginDirs,
-	})
-	_ = srcDiags // printed by loadCLIConfig, before the command, as tofu does
-	wo := workdirOptions(m, cfg, src, client)
-	wo.TestsDir, wo.Variables = r.opts.testsDir, varOpts
-	wo.Upgrade, wo.LockReadOnly = r.opts.upgrade, r.opts.lockfile == "readonly"
-	ev := &initEvents{view: r.view, flavour: m.Flavour}
-	run := workdir.NewRun(wo, workdir.Events{Providers: ev.events(), LockFile: r.lockFileEvent})
-	run.SetModulesInstalled(r.installedModules)
-	reqs, diags, err := run.Requirements(statePath, append(moduleWarnings, backendDiags...), diags)
+	reqs, diags, err := r.work.Requirements(statePath, append(moduleWarnings, backendDiags...), diags)
 	if err != nil {
 		if errors.Is(err, workdir.ErrConfiguration) {
 			diags = r.withConfigErrorText(diags)
@@ -267,7 +273,7 @@ func (r *initRun) run(ctx context.Context) int {
 		r.view.Diagnostics(diags)
 		return 1
 	}
-	_, diags, err = run.InstallProviders(ctx, reqs, diags)
+	_, diags, err = r.work.InstallProviders(ctx, reqs, diags)
 	switch {
 	case err != nil && err == ctx.Err():
 		r.view.Diagnostics(diags)

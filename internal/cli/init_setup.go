@@ -167,11 +167,8 @@ func storePluginDirs(m *Meta, values []string) *hcl.Diagnostic {
 }
 
 // workingDirIsEmpty reports whether the working directory has no
-// configuration files (test files do not count).
-func workingDirIsEmpty(f flavour.Flavour) bool {
-	files, diags := config.DiscoverFiles(config.OSFileSystem{}, ".", "", f)
-	return !diags.HasErrors() && files.Empty()
-}
+// configuration files (workdir.IsEmpty).
+func workingDirIsEmpty(f flavour.Flavour) bool { return workdir.IsEmpty(f) }
 
 // backendSection runs init's backend section (initBackend) once the root
 // module has loaded, as tofu does; diags are the configuration's: an
