@@ -55,6 +55,10 @@ type Options struct {
 	// HTTPClient fetches http(s) module packages (nil: one on the
 	// registry client's transport).
 	HTTPClient *http.Client
+	// PluginDirs are init's -plugin-dir values: the only places provider
+	// packages come from (with Init, which records them in the data
+	// directory, and builds Providers from them when it is nil).
+	PluginDirs []string
 	// Providers is the source of provider packages: registries, mirrors,
 	// plugin directories (providersource.Build).
 	Providers providerinstall.Source
