@@ -83,8 +83,17 @@ func (r *Run) moduleOptions(rootDiags hcl.Diagnostics, get bool) moduleinstall.O
 	if get {
 		opts.TreeChecks = getTreeChecks
 	}
+	if opts.Events == nil {
+		opts.Events = noModuleEvents{}
+	}
 	return opts
 }
+
+// noModuleEvents hears nothing.
+type noModuleEvents struct{}
+
+func (noModuleEvents) Download(key, addr, version string) {}
+func (noModuleEvents) Install(key, version, dir string)   {}
 
 func (r *Run) moduleRegistry() moduleinstall.Registry {
 	if r.opts.ModuleRegistry != nil {

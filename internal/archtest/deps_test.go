@@ -40,9 +40,10 @@ var allowed = map[string][]string{
 	"moduleinstall":          {"flavour", "addrs", "versions", "moduleaddr", "config", "moduleinstall/manifest", "registry", "internal/regfile"},
 	"internal/serve/storage": {},
 	// every library may take the flavour it emulates (package flavour is a leaf)
-	"internal/serve": {"flavour", "addrs", "versions", "hashes", "providersource", "registry", "internal/serve/storage"},
-	"workdir":        {"flavour", "addrs", "versions", "hashes", "config", "lockfile", "cliconfig", "registry", "requirements", "moduleaddr", "moduleinstall", "moduleinstall/manifest", "providersource", "providerinstall", "backend", "internal/regfile"},
-	"providerlock":   {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "providerinstall"},
+	"internal/serve":   {"flavour", "addrs", "versions", "hashes", "providersource", "registry", "internal/serve/storage"},
+	"workdir":          {"flavour", "addrs", "versions", "hashes", "config", "lockfile", "cliconfig", "registry", "requirements", "moduleaddr", "moduleinstall", "moduleinstall/manifest", "providersource", "providerinstall", "backend", "internal/regfile"},
+	"examples/library": {"workdir"},
+	"providerlock":     {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "providerinstall"},
 }
 
 // anyModulePackage marks packages that may import every package of the module.
