@@ -16,6 +16,9 @@ import (
 type Events struct {
 	// CopyingFromModule: -from-module's copy of the module at src starts.
 	CopyingFromModule func(src string)
+	// Backend hears the backend step: its start, a backend configured,
+	// changed or unset.
+	Backend func(BackendEvent)
 	// ModulesInstalling: the module step starts (upgrade: with -upgrade).
 	ModulesInstalling func(upgrade bool)
 	// Modules hears the module installer: a package being downloaded, a

@@ -15,6 +15,10 @@ type Run struct {
 	// builds the module tree twice (installing, then loading) and reports
 	// the tree checks' warnings twice.
 	modulesInstalled bool
+	// backendRoot is the root module as the backend step reads it;
+	// backend what that step left (nil until it ran).
+	backendRoot *rootOnce
+	backend     *BackendResult
 }
 
 // NewRun starts an initialisation with opts, reporting to events.

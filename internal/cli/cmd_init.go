@@ -163,9 +163,6 @@ type initRun struct {
 	// installedModules is set when the module installer ran (terraform
 	// ends its section with an empty line).
 	installedModules bool
-	// rootForBackend is the root module as read for -backend-config's
-	// checks (loaded once, when that flag is given).
-	rootForBackend *rootOnce
 	// backend is what the backend section left (nil until it ran);
 	// statePath the state file of the local backend's selected
 	// workspace, remoteState the remote one read with -backend-check.
@@ -251,6 +248,7 @@ func (r *initRun) run(ctx context.Context) int {
 		ModuleFetches: liveModuleFetches(r.view),
 		Providers:     ev.events(),
 		LockFile:      r.lockFileEvent,
+		Backend:       r.backendEvent,
 	})
 	moduleWarnings, stop := r.initModules(ctx)
 	if stop {

@@ -164,7 +164,7 @@ func (r *initRun) rootErrorsTerraform(root *config.Module, diags hcl.Diagnostics
 	var backendDiags hcl.Diagnostics
 	if r.opts.backend {
 		// terraform's backend reads the early load's module, errors or not.
-		r.rootForBackend = &rootOnce{loaded: true, root: root}
+		r.work.SetBackendRoot(root)
 		if r.initBackend(root) {
 			return true
 		}

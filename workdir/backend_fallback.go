@@ -1,7 +1,8 @@
-package cli
+package workdir
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -48,7 +49,7 @@ func checkBackendConfigFiles(getwd func() (string, error), values []string, keep
 		if strings.Contains(v, "=") {
 			continue
 		}
-		v = normalizePath(getwd, v)
+		v = NormalizePath(getwd, v)
 		src, err := readBounded(v, 16<<20)
 		if err != nil {
 			diags = append(diags, errorDiag("Failed to read file", fmt.Sprintf("The file %q could not be read.", v)))
@@ -67,4 +68,24 @@ func checkBackendConfigFiles(getwd func() (string, error), values []string, keep
 		diags = append(diags, fileDiags...)
 	}
 	return diags
+}
+
+// NormalizePath makes path relative to the working directory, as both
+// reference tools name the files given on their command line.
+func NormalizePath(getwd func() (string, error), path string) string {
+	if getwd == nil {
+		return filepath.Clean(path)
+	}
+	wd, err := getwd()
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(wd, path)
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	return rel
 }
