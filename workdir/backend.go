@@ -166,7 +166,7 @@ func (s *backendStep) run(root *config.Module) (hcl.Diagnostics, error) {
 		for i, v := range o.Configs {
 			overrides[i] = v
 			if v != "" && !strings.Contains(v, "=") {
-				overrides[i] = NormalizePath(o.Getwd, v)
+				overrides[i] = normalizePath(o.Getwd, v)
 			}
 		}
 		var diags hcl.Diagnostics
@@ -620,13 +620,13 @@ func stateFileHasContent(path string) bool {
 	if err != nil {
 		return true
 	}
-	return StateHasContent(b)
+	return stateHasContent(b)
 }
 
-// StateHasContent reports whether a state file (JSON) holds any resource
+// stateHasContent reports whether a state file (JSON) holds any resource
 // or output, what makes a state non-empty for the tools. Content that is
 // not a state counts as non-empty: the tools would stop on it.
-func StateHasContent(b []byte) bool {
+func stateHasContent(b []byte) bool {
 	var st struct {
 		Resources []json.RawMessage            `json:"resources"`
 		Outputs   map[string]json.RawMessage   `json:"outputs"`

@@ -49,7 +49,7 @@ func checkBackendConfigFiles(getwd func() (string, error), values []string, keep
 		if strings.Contains(v, "=") {
 			continue
 		}
-		v = NormalizePath(getwd, v)
+		v = normalizePath(getwd, v)
 		src, err := readBounded(v, 16<<20)
 		if err != nil {
 			diags = append(diags, errorDiag("Failed to read file", fmt.Sprintf("The file %q could not be read.", v)))
@@ -70,9 +70,9 @@ func checkBackendConfigFiles(getwd func() (string, error), values []string, keep
 	return diags
 }
 
-// NormalizePath makes path relative to the working directory, as both
+// normalizePath makes path relative to the working directory, as both
 // reference tools name the files given on their command line.
-func NormalizePath(getwd func() (string, error), path string) string {
+func normalizePath(getwd func() (string, error), path string) string {
 	if getwd == nil {
 		return filepath.Clean(path)
 	}

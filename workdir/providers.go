@@ -3,7 +3,6 @@ package workdir
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
@@ -170,10 +169,4 @@ func sameDir(a, b string) bool {
 	aa, err1 := filepath.Abs(a)
 	bb, err2 := filepath.Abs(b)
 	return err1 == nil && err2 == nil && aa == bb
-}
-
-// DefaultCacheDirs are the installer's hash memo and package-lock
-// directories under the user cache directory ("" when it is unknown).
-func DefaultCacheDirs() (memoDir, packageLockDir string) {
-	return providerinstall.DefaultMemoDir(os.UserCacheDir), providerinstall.DefaultLockDir(os.UserCacheDir)
 }

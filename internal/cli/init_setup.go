@@ -159,7 +159,7 @@ func reattachedProviders(raw string) map[addrs.Provider]bool {
 
 // storePluginDirs maintains TF_DATA_DIR/plugin_path for -plugin-dir.
 func storePluginDirs(m *Meta, values []string) *hcl.Diagnostic {
-	err := cliconfig.NewPluginDirFlag(values).Store(dataDir(m))
+	err := workdir.StorePluginDirs(dataDir(m), values)
 	if err == nil {
 		return nil
 	}
