@@ -44,8 +44,10 @@ var allowed = map[string][]string{
 	"internal/livedisplay":   {},
 	"internal/providertree":  {"flavour", "addrs", "versions", "requirements"},
 	// every library may take the flavour it emulates (package flavour is a leaf)
-	"internal/serve": {"flavour", "addrs", "versions", "hashes", "providersource", "registry", "internal/serve/storage"},
-	"providerlock":   {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "providerinstall", "config", "requirements"},
+	"internal/serve":   {"flavour", "addrs", "versions", "hashes", "providersource", "registry", "internal/serve/storage"},
+	"providerlock":     {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "providerinstall", "config", "requirements"},
+	"workdir":          {"flavour", "addrs", "versions", "hashes", "config", "lockfile", "cliconfig", "registry", "requirements", "moduleaddr", "moduleinstall", "moduleinstall/manifest", "providersource", "providerinstall", "backend", "internal/regfile"},
+	"examples/library": {"workdir"},
 }
 
 // anyModulePackage marks packages that may import every package of the module.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"os/signal"
@@ -12,8 +13,8 @@ import (
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/lockfile"
-	"github.com/tfdeps/tfdeps/providerinstall"
 	"github.com/tfdeps/tfdeps/providersource"
+	"github.com/tfdeps/tfdeps/workdir"
 )
 
 const initUsage = `
@@ -160,19 +161,22 @@ type initRun struct {
 	m    *Meta
 	opts initOptions
 	view initView
-	// installedModules is set when the module installer ran: tofu then
-	// builds the tree twice (installing, then loading) and reports the
-	// tree checks' warnings twice.
+	// work is the initialisation itself, step by step.
+	work *workdir.Run
+	// installedModules is set when the module installer ran (terraform
+	// ends its section with an empty line).
 	installedModules bool
-	// rootForBackend is the root module as read for -backend-config's
-	// checks (loaded once, when that flag is given).
-	rootForBackend *rootOnce
 	// backend is what the backend section left (nil until it ran);
 	// statePath the state file of the local backend's selected
 	// workspace, remoteState the remote one read with -backend-check.
 	backend     *backendPhase
 	statePath   string
 	remoteState []byte
+	// backendBody is the backend block with -backend-config merged, and
+	// checkedBackend the backend contacted with -backend-check
+	// (init_backend_check.go).
+	backendBody    hcl.Body
+	checkedBackend *checkedBackend
 }
 
 func (r *initRun) newView() initView {
@@ -213,11 +217,18 @@ func (r *initRun) run(ctx context.Context) int {
 		r.view.Diagnostics(hcl.Diagnostics{d})
 		return 1
 	}
-	moduleRegistry := newModuleRegistry(m, cfg)
-	if code, stop := r.initFromModule(ctx, moduleRegistry); stop {
+	client := newRegistryClient(m, cfg)
+	src, srcDiags := providersource.Build(providersource.BuildOptions{
+		Config: cfg, CLI: cliOpts, Registry: client, Getenv: m.Getenv, PluginDirs: r.opts.pluginDirs,
+	})
+	_ = srcDiags // printed by loadCLIConfig, before the command, as tofu does
+	wo := workdirOptions(m, cfg, src, client)
+	wo.ModuleRegistry = newModuleRegistry(m, cfg)
+	wo.TestsDir = r.opts.testsDir
+	if code, stop := r.initFromModule(ctx, wo); stop {
 		return code
 	}
-	if workingDirIsEmpty(m.Flavour) {
+	if workdir.IsEmpty(m.Flavour) {
 		r.view.Message("init_empty", initEmptyText, false)
 		return 0
 	}
@@ -237,7 +248,17 @@ func (r *initRun) run(ctx context.Context) int {
 			return 1
 		}
 	}
-	moduleWarnings, stop := r.initModules(ctx, moduleRegistry, varOpts)
+	wo.Variables = varOpts
+	wo.Upgrade, wo.LockReadOnly, wo.NoGet = r.opts.upgrade, r.opts.lockfile == "readonly", !r.opts.get
+	ev := &initEvents{view: r.view, flavour: m.Flavour}
+	r.work = workdir.NewRun(wo, workdir.Events{
+		Modules:       moduleEvents{view: r.view, flavour: m.Flavour, trim: true},
+		ModuleFetches: liveModuleFetches(r.view),
+		Providers:     ev.events(),
+		LockFile:      r.lockFileEvent,
+		Backend:       r.backendEvent,
+	})
+	moduleWarnings, stop := r.initModules(ctx)
 	if stop {
 		return 1
 	}
@@ -249,63 +270,41 @@ func (r *initRun) run(ctx context.Context) int {
 	}
 	statePath, cleanup := r.requirementsStatePath()
 	defer cleanup()
-	reqs, loadDiags := loadRequirements(m, r.opts.testsDir, statePath, varOpts...)
-	diags = withRootWarningsAgain(m, r.opts.testsDir, append(diags, loadDiags...))
-	diags = append(append(moduleWarnings, backendDiags...), diags...)
-	if d := m.terraformCoreDiags(reqs.Tree); d.HasErrors() {
-		r.afterModulesTerraform()
-		r.view.Diagnostics(d)
-		return 1
-	}
-	if r.installedModules && !diags.HasErrors() {
-		diags = append(diags, treeCheckWarnings(reqs)...)
-	}
-	if diags.HasErrors() {
-		if hasConfigErrors(r.withoutInstallerErrors(diags, reqs)) {
+	reqs, diags, err := r.work.Requirements(statePath, append(moduleWarnings, backendDiags...), diags)
+	if err != nil {
+		if errors.Is(err, workdir.ErrConfiguration) {
 			diags = r.withConfigErrorText(diags)
 		}
 		r.afterModulesTerraform()
 		r.view.Diagnostics(diags)
 		return 1
 	}
-	// tofu's local backend reads the lock file before provider
-	// installation and fails with one error (lockfile.md §3); lock file
-	// warnings are shown as they are.
-	// (tofu shows no source for the lock file's warnings.)
-	locks, _, lockDiags := lockfile.ReadFile(lockFileName, m.lockReadOptions())
-	if lockDiags.HasErrors() {
-		r.view.Diagnostics(append(diags, lockReadFailureDiag(lockDiags)))
-		return 1
-	}
-	want := providerinstall.Requirements(reqs.Providers)
-	if d := devOverridesDiag(m.Flavour, cfg.DevOverrides()); d != nil {
-		diags = append(diags, d)
-	}
-	diags = append(diags, providerAddressDiags(m.Flavour, want)...)
-	diags = append(diags, lockDiags...)
-	diags = append(diags, m.migrateLocks(locks)...)
-	if diags.HasErrors() {
+	_, diags, err = r.work.InstallProviders(ctx, reqs, diags)
+	switch {
+	case err != nil && err == ctx.Err():
 		r.view.Diagnostics(diags)
+		r.view.Message("interrupted", initInterruptedText, true)
 		return 1
-	}
-	client := newRegistryClient(m, cfg)
-	src, srcDiags := providersource.Build(providersource.BuildOptions{
-		Config: cfg, CLI: cliOpts, Registry: client, Getenv: m.Getenv, PluginDirs: r.opts.pluginDirs,
-	})
-	_ = srcDiags // printed by loadCLIConfig, before the command, as tofu does
-	if r.opts.upgrade && r.opts.lockfile == "readonly" {
+	case errors.Is(err, workdir.ErrUpgradeReadOnly):
 		// tofu prints the conflict, then the warnings gathered so far.
 		r.view.Message("upgrade_conflict", initUpgradeConflict, true)
 		r.view.Diagnostics(diags)
 		return 1
-	}
-	in, err := newInstaller(m, cfg, src, client)
-	if err != nil {
-		r.view.Diagnostics(append(diags, errorDiag("Invalid target platform", err.Error())))
+	case err != nil:
+		r.view.Diagnostics(diags)
 		return 1
 	}
-	ev := &initEvents{view: r.view, reqs: want, tofuVersion: m.Version(), flavour: m.Flavour, suggest: &suggester{ctx: ctx, reqs: reqs, client: client, flavour: m.Flavour}}
-	return r.install(ctx, in, want, locks, diags, ev)
+	r.finish(diags)
+	return 0
+}
+
+// lockFileEvent says that the lock file is about to be written.
+func (r *initRun) lockFileEvent(c workdir.LockFileChange) {
+	if c == workdir.LockCreated {
+		r.view.Message("lock_created", lockCreatedText, false)
+		return
+	}
+	r.view.Message("lock_changed", lockChangedText, false)
 }
 
 // afterModulesTerraform ends the module phase's output as terraform init
@@ -315,41 +314,6 @@ func (r *initRun) afterModulesTerraform() {
 	if r.m.Flavour == flavour.Terraform && r.installedModules {
 		r.view.Message("empty_line", "", false)
 	}
-}
-
-// install runs the installer and finishes init: lock file, diagnostics,
-// final texts.
-func (r *initRun) install(ctx context.Context, in *providerinstall.Installer, want providerinstall.Requirements, locks *lockfile.Locks, diags hcl.Diagnostics, ev *initEvents) int {
-	mode := providerinstall.NewProvidersOnly
-	if r.opts.upgrade {
-		mode = providerinstall.Upgrade
-	}
-	res, err := in.Install(ctx, want, locks, mode, ev.events())
-	diags = append(diags, ev.diags...)
-	if ctx.Err() != nil {
-		r.view.Diagnostics(diags)
-		r.view.Message("interrupted", initInterruptedText, true)
-		return 1
-	}
-	if err != nil {
-		if !diags.HasErrors() {
-			diags = append(diags, errorDiag(err.Error(), ""))
-		}
-		r.view.Diagnostics(diags)
-		return 1
-	}
-	upd := lockUpdate{old: locks, new: res.Locks, readOnly: r.opts.lockfile == "readonly", flavour: r.m.Flavour}
-	if len(res.Incomplete) > 0 {
-		upd.incomplete = incompleteLockDiag(r.m.Flavour, res.Incomplete, in.Platform.String())
-	}
-	lockDiags, failed := upd.apply(r.view)
-	diags = append(diags, lockDiags...)
-	if failed {
-		r.view.Diagnostics(diags)
-		return 1
-	}
-	r.finish(diags)
-	return 0
 }
 
 // finish prints the warnings and the success text.

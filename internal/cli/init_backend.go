@@ -1,49 +1,119 @@
 package cli
 
 import (
-	"path/filepath"
+	"errors"
+	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tfdeps/tfdeps/backend"
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/workdir"
 )
 
-// backendConfigDiags are the problems both reference tools find with
-// -backend-config before they decode the backend block: refused with a
-// cloud block; a warning when the root module has no backend block.
-// (With a block, backend.Configure checks the values against the
-// backend's schema.) Nothing is checked with -backend=false, where the
-// tools read the saved backend instead.
-func (r *initRun) backendConfigDiags() hcl.Diagnostics {
-	o := r.opts
-	if len(o.configs) == 0 || !o.backend {
-		return nil
+// backendPhase is what init's backend section (workdir.Run.Backend) left
+// for the rest of the run.
+type backendPhase struct {
+	// diags are the section's problems, reported (as the reference tools
+	// report them) once the modules are installed.
+	diags hcl.Diagnostics
+	// active is the backend in effect after the section (nil: the
+	// default local backend; unset after errors).
+	active *backend.SavedBackend
+	// unconfigured is set for a backend whose schema tfdeps does not
+	// know: nothing was recorded, and the local state is read as before.
+	unconfigured bool
+}
+
+// initBackend is init's backend section, run once the root module has
+// loaded (workdir.Run.Backend), its messages rendered by backendEvent. It
+// returns true when init must stop at once (everything printed), as the
+// tools do for a workspace they cannot select.
+func (r *initRun) initBackend(root *config.Module) (stop bool) {
+	res, diags, err := r.work.Backend(root, r.backendOptions())
+	r.backend = &backendPhase{diags: res.Diags, active: res.Active, unconfigured: res.Unconfigured}
+	r.statePath = res.StatePath
+	var ws *workdir.WorkspaceError
+	if !errors.As(err, &ws) {
+		return false
 	}
-	root := r.backendRoot()
-	switch {
-	case root == nil:
-		// The configuration's errors are reported by the run itself.
-		return nil
-	case r.cloudRefusesBackendConfig():
-		kind := "cloud backend-based"
+	if ws.Remote && r.m.Flavour == flavour.Terraform && r.opts.backend {
+		// terraform closes the backend's section with its empty line
+		// before it opens the workspace's state.
+		r.view.Message("empty_line", "", false)
+	}
+	r.view.Diagnostics(diags)
+	return true
+}
+
+// backendOptions are the backend section's flags, and the checks of
+// -backend-check (init_backend_check.go).
+func (r *initRun) backendOptions() workdir.BackendOptions {
+	o := workdir.BackendOptions{
+		Disabled:         !r.opts.backend,
+		Configs:          r.opts.configs,
+		Reconfigure:      r.opts.reconfigure,
+		MigrateState:     r.opts.migrateState,
+		ForceCopy:        r.opts.forceCopy,
+		Cloud:            r.opts.cloud,
+		Workspace:        r.m.Getenv("TF_WORKSPACE"),
+		Getwd:            r.m.Getwd,
+		Check:            r.backendCheck,
+		RemoteWorkspaces: r.remoteWorkspaces,
+		RemoteStateEmpty: r.remoteStateEmpty,
+		OpenRemoteState:  r.openRemoteState,
+	}
+	if k, ok := r.view.(interface{ keepSource(*hcl.File, string) }); ok {
+		o.KeepSource = k.keepSource
+	}
+	return o
+}
+
+// backendEvent prints the backend section's messages: its header (the
+// cloud section's for a cloud block: OpenTofu's "Initializing cloud
+// backend...", Terraform's "Initializing HCP Terraform..."), then what
+// became of the backend.
+func (r *initRun) backendEvent(e workdir.BackendEvent) {
+	switch e.Kind {
+	case workdir.BackendInitializing:
+		r.view.Event("init_backend", "", "", initBackendText)
+	case workdir.CloudInitializing:
+		text := "\n[reset][bold]Initializing cloud backend..."
 		if r.m.Flavour == flavour.Terraform {
-			kind = "HCP Terraform-based"
+			text = "\n[reset][bold]Initializing HCP Terraform..."
 		}
-		return hcl.Diagnostics{errorDiag("Invalid command-line option", "The -backend-config=... command line option is only for state backends, and is not applicable to "+kind+" configurations.\n\nTo change the set of workspaces associated with this configuration, edit the Cloud configuration block in the root module.")}
-	case root.Backend == nil && root.Cloud == nil:
-		return hcl.Diagnostics{missingBackendDiag()}
+		r.view.Event("init_cloud", "", "", text)
+	case workdir.BackendUnconfiguring:
+		r.backendText("backend_unconfiguring", fmt.Sprintf(backendUnconfiguringText, e.From), fmt.Sprintf(backendUnconfiguringJSON, e.From))
+	case workdir.BackendUnset:
+		r.backendText("backend_unset", fmt.Sprintf(backendUnsetText, e.From), fmt.Sprintf(backendUnsetJSON, e.From))
+	case workdir.CloudChanged:
+		r.backendText("backend_cloud_changed", cloudChangedText(r.m.Flavour), cloudChangedJSON(r.m.Flavour))
+	case workdir.BackendTypeChanged:
+		r.backendText("backend_type_changed", typeChangedText(r.m.Flavour, e.From, e.To), fmt.Sprintf(backendTypeChangedJSON, e.From, e.To))
+	case workdir.BackendReconfigured:
+		r.backendText("backend_reconfigured", reconfiguredText(r.m.Flavour), reconfiguredJSON(r.m.Flavour))
+	case workdir.BackendConfigured:
+		r.backendText("backend_configured", fmt.Sprintf(backendConfiguredText, e.To), fmt.Sprintf(backendConfiguredJSON, e.To))
 	}
-	return nil
+}
+
+// backendText prints one of the section's messages: OpenTofu's JSON
+// output logs machine, its own wording of the text; Terraform's logs the
+// human text as an init_output message with its code.
+func (r *initRun) backendText(kind, human, machine string) {
+	if r.m.Flavour == flavour.Terraform {
+		r.view.Message(kind, human, false)
+		return
+	}
+	r.view.Text("info", kind, human, machine)
 }
 
 // backendSectionDiags are the backend section's problems, reported once
 // the modules are installed.
 func (r *initRun) backendSectionDiags() hcl.Diagnostics {
-	if r.backend == nil {
-		return r.backendConfigDiags()
-	}
-	return r.backend.diags
+	return r.work.BackendSectionDiags(r.backendOptions())
 }
 
 // requirementsStatePath is the state file whose providers init requires
@@ -69,24 +139,6 @@ func (r *initRun) requirementsStatePath() (path string, cleanup func()) {
 	return r.statePath, cleanup
 }
 
-// missingBackendDiag is the warning for -backend-config without a
-// backend block (the same words in OpenTofu and Terraform).
-func missingBackendDiag() *hcl.Diagnostic {
-	return warningDiag("Missing backend configuration", `-backend-config was used without a "backend" block in the configuration.
-
-If you intended to override the default local backend configuration,
-no action is required, but you may add an explicit backend block to your
-configuration to clear this warning:
-
-terraform {
-  backend "local" {}
-}
-
-However, if you intended to override a defined backend, please verify that
-the backend configuration is present and valid.
-`)
-}
-
 // afterBackendTerraform ends the backend's section as terraform init does
 // when it stops on the backend's errors: with an empty line (and another
 // after the modules' section, when modules were installed).
@@ -98,77 +150,4 @@ func (r *initRun) afterBackendTerraform() {
 		r.view.Message("empty_line", "", false)
 	}
 	r.afterModulesTerraform()
-}
-
-// rootOnce is the root module, loaded at most once.
-type rootOnce struct {
-	loaded bool
-	root   *config.Module
-}
-
-// backendRoot is the root module when -backend-config was given (nil
-// without it, or when the root module has errors).
-func (r *initRun) backendRoot() *config.Module {
-	if len(r.opts.configs) == 0 || !r.opts.backend {
-		return nil
-	}
-	return r.backendRootAlways()
-}
-
-// backendRootAlways is the root module as the backend reads it (nil when
-// it has errors).
-func (r *initRun) backendRootAlways() *config.Module {
-	if r.rootForBackend == nil {
-		r.rootForBackend = &rootOnce{}
-	}
-	if !r.rootForBackend.loaded {
-		root, diags := config.LoadDir(".", r.m.configOptions(config.WithTestsDir(""))...)
-		if !diags.HasErrors() {
-			r.rootForBackend.root = root
-		}
-		r.rootForBackend.loaded = true
-	}
-	return r.rootForBackend.root
-}
-
-// cloudRefusesBackendConfig reports -backend-config given for a root
-// module with a cloud block (and without -cloud=false), which both
-// reference tools refuse in their cloud section, before any network.
-func (r *initRun) cloudRefusesBackendConfig() bool {
-	root := r.backendRoot()
-	return root != nil && root.Cloud != nil && r.opts.cloud && r.opts.backend
-}
-
-// backendHeaderEvent prints the header of init's backend section: the
-// cloud section's for a cloud block (OpenTofu: "Initializing cloud
-// backend...", Terraform: "Initializing HCP Terraform..."), else the
-// backend's.
-func (r *initRun) backendHeaderEvent() {
-	root := r.backendRootAlways()
-	if root == nil || root.Cloud == nil || root.Backend != nil {
-		r.view.Event("init_backend", "", "", initBackendText)
-		return
-	}
-	text := "\n[reset][bold]Initializing cloud backend..."
-	if r.m.Flavour == flavour.Terraform {
-		text = "\n[reset][bold]Initializing HCP Terraform..."
-	}
-	r.view.Event("init_cloud", "", "", text)
-}
-
-// normalizePath makes path relative to the working directory, as both
-// reference tools name the files given on their command line.
-func normalizePath(getwd func() (string, error), path string) string {
-	wd, err := getwd()
-	if err != nil {
-		return filepath.Clean(path)
-	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(wd, path)
-	}
-	rel, err := filepath.Rel(wd, path)
-	if err != nil {
-		return filepath.Clean(path)
-	}
-	return rel
 }

@@ -38,14 +38,15 @@ type checkedBackend struct {
 
 // backendCheckOptions are the effects package backend uses for this run.
 func (r *initRun) backendCheckOptions() backend.CheckOptions {
-	return backend.CheckOptions{Flavour: r.m.Flavour, Getenv: r.m.Getenv, Body: r.backend.body}
+	return backend.CheckOptions{Flavour: r.m.Flavour, Getenv: r.m.Getenv, Body: r.backendBody}
 }
 
 // backendCheck validates rec's settings as the backend does when it is
 // configured: for http, its addresses, methods and headers (always: no
 // request is needed); with -backend-check, the settings of every backend
 // tfdeps can contact, and its credentials.
-func (r *initRun) backendCheck(rec *backend.SavedBackend) hcl.Diagnostics {
+func (r *initRun) backendCheck(rec *backend.SavedBackend, body hcl.Body) hcl.Diagnostics {
+	r.backendBody = body
 	if rec.Type == "http" {
 		if d := r.httpAddressInput(rec); d != nil {
 			return hcl.Diagnostics{d}
@@ -63,7 +64,7 @@ func (r *initRun) backendCheck(rec *backend.SavedBackend) hcl.Diagnostics {
 
 // openBackend configures rec's backend for this run, once.
 func (r *initRun) openBackend(rec *backend.SavedBackend) (*backend.Remote, hcl.Diagnostics) {
-	if c := r.backend.checked; c != nil && c.rec == rec {
+	if c := r.checkedBackend; c != nil && c.rec == rec {
 		return c.remote, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), backendCheckTimeout)
@@ -72,7 +73,7 @@ func (r *initRun) openBackend(rec *backend.SavedBackend) (*backend.Remote, hcl.D
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	r.backend.checked = &checkedBackend{rec: rec, remote: remote}
+	r.checkedBackend = &checkedBackend{rec: rec, remote: remote}
 	return remote, diags
 }
 

@@ -1,17 +1,13 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/providerinstall"
-	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/versions"
 )
 
@@ -21,31 +17,18 @@ const signingNotice = "\nProviders are signed by their developers.\n" +
 	"If you'd like to know more about provider signing, you can read about it here:\n" +
 	"https://opentofu.org/docs/cli/plugins/signing/"
 
-// initEvents turns installer events into the view's lines and collects
-// the diagnostics they imply, to be printed at the end.
+// initEvents turns installer events into the view's lines (the
+// installer's failures come back from workdir as diagnostics).
 type initEvents struct {
-	view        initView
-	reqs        providerinstall.Requirements
-	tofuVersion string
+	view initView
 	// flavour words addresses for display.
 	flavour flavour.Flavour
-	suggest *suggester
 
-	mu    sync.Mutex
-	diags hcl.Diagnostics
+	mu sync.Mutex
 
 	// terraformThirdParty: in the Terraform flavour, a fresh install was
 	// signed by a partner or self-signed (init_events_terraform.go).
 	terraformThirdParty bool
-}
-
-func (e *initEvents) addDiag(d *hcl.Diagnostic) {
-	if d == nil {
-		return
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.diags = append(e.diags, d)
 }
 
 func (e *initEvents) line(kind string, p addrs.Provider, v versions.Version, format string, args ...any) {
@@ -65,7 +48,6 @@ func (e *initEvents) events() *providerinstall.Events {
 		BuiltInAvailable: func(p addrs.Provider) {
 			e.line("builtin", p, none, "- %s is built in to OpenTofu", p.ForDisplayIn(e.flavour))
 		},
-		BuiltInFailure: func(p addrs.Provider, err error) { e.addDiag(builtInDiag(e.flavour, p, err)) },
 		ReusingPreviousVersion: func(p addrs.Provider) {
 			e.line("reusing_version", p, none, "- Reusing previous version of %s from the dependency lock file", p.ForDisplayIn(e.flavour))
 		},
@@ -76,8 +58,6 @@ func (e *initEvents) events() *providerinstall.Events {
 			}
 			e.line("finding_version", p, none, "- Finding %s versions matching %q...", p.ForDisplayIn(e.flavour), c.String())
 		},
-		QueryWarnings: func(p addrs.Provider, w []string) { e.addDiag(registryWarningsDiag(p, w)) },
-		QueryFailure:  e.queryFailure,
 		UsingPreviouslyInstalled: func(p addrs.Provider, v versions.Version) {
 			e.line("using_installed", p, v, "- Using previously-installed %s v%s", p.ForDisplayIn(e.flavour), v)
 		},
@@ -101,32 +81,7 @@ func (e *initEvents) events() *providerinstall.Events {
 		LinkedFromCache: func(p addrs.Provider, v versions.Version) {
 			e.line("linked_from_cache", p, v, "- Using %s v%s from the shared cache directory", p.ForDisplayIn(e.flavour), v)
 		},
-		FetchFailure: func(p addrs.Provider, v versions.Version, err error) {
-			if !isCanceled(err) {
-				e.addDiag(fetchFailureDiag(e.flavour, p, v, err, e.reqs, e.tofuVersion))
-			}
-		},
-		CacheLinkFailure: func(p addrs.Provider, v versions.Version, err error) {
-			if !isCanceled(err) {
-				e.addDiag(cacheLinkDiag(e.flavour, p, v, err))
-			}
-		},
 		ProvidersSigned: e.signingNoticeEvent,
-	}
-}
-
-func (e *initEvents) queryFailure(p addrs.Provider, err error) {
-	if isCanceled(err) {
-		return
-	}
-	// OpenTofu adds the inferred-provider warning before the error;
-	// Terraform has no such warning.
-	var unknown *registry.ProviderUnknownError
-	if errors.As(err, &unknown) && e.flavour != flavour.Terraform {
-		e.addDiag(e.suggest.inferredDiag(p))
-	}
-	for _, d := range queryFailureDiags(e.flavour, p, err, e.suggest.suggestion) {
-		e.addDiag(d)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -16,7 +15,7 @@ import (
 	"github.com/tfdeps/tfdeps/providerinstall"
 	"github.com/tfdeps/tfdeps/providersource"
 	"github.com/tfdeps/tfdeps/registry"
-	"github.com/tfdeps/tfdeps/requirements"
+	"github.com/tfdeps/tfdeps/workdir"
 )
 
 // cliConfigOptions are the CLI configuration loader's effects taken from the
@@ -111,36 +110,32 @@ func (m *Meta) registrySettings() registry.Settings {
 	}
 }
 
-// newInstaller builds the installer for the working directory.
-func newInstaller(m *Meta, cfg *cliconfig.Config, src providerinstall.Source, client *registry.Client) (*providerinstall.Installer, error) {
-	platform, err := addrs.ParsePlatform(m.Platform)
-	if err != nil {
-		return nil, err
-	}
-	in := &providerinstall.Installer{
-		Source:                src,
-		Target:                providerinstall.ProvidersDir(m.Getenv("TF_DATA_DIR")),
-		CacheMayBreakLockFile: cfg.PluginCacheMayBreakDependencyLockFile,
-		Platform:              platform,
-		Unmanaged:             reattachedProviders(m.Getenv("TF_REATTACH_PROVIDERS")),
-		// Terraform has no such variable: it always requires a signature.
-		EnforceGPG: m.Flavour != flavour.Terraform && m.Getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true",
-		Downloader: client,
-		MemoDir:    providerinstall.DefaultMemoDir(os.UserCacheDir),
+// workdirOptions are workdir's options for this process: the flavour and
+// its version, TF_DATA_DIR, the CLI configuration, the registry client and
+// the sources of provider packages, the caches, and the environment's
+// switches.
+func workdirOptions(m *Meta, cfg *cliconfig.Config, src providerinstall.Source, client *registry.Client) workdir.Options {
+	return workdir.Options{
 		Flavour:    m.Flavour,
-		LockDir:    providerinstall.DefaultLockDir(os.UserCacheDir),
+		Version:    m.Version(),
+		DataDir:    m.Getenv("TF_DATA_DIR"),
+		CLIConfig:  cfg,
+		Registry:   client,
+		Providers:  src,
+		Platform:   m.Platform,
+		Reattached: reattachedProviders(m.Getenv("TF_REATTACH_PROVIDERS")),
+		// Terraform has no such variable: it always requires a signature.
+		EnforceGPG:        m.Flavour != flavour.Terraform && m.Getenv("OPENTOFU_ENFORCE_GPG_VALIDATION") == "true",
+		MemoDir:           providerinstall.DefaultMemoDir(os.UserCacheDir),
+		PackageLockDir:    providerinstall.DefaultLockDir(os.UserCacheDir),
+		ModuleCacheDir:    moduleCacheDir(m),
+		ModuleParallelism: moduleParallelism(m),
 	}
-	if cfg.PluginCacheDir != "" && !sameDir(cfg.PluginCacheDir, in.Target.Base()) {
-		cache := providerinstall.NewDir(cfg.PluginCacheDir)
-		in.Cache = &cache
-	}
-	return in, nil
 }
 
-func sameDir(a, b string) bool {
-	aa, err1 := filepath.Abs(a)
-	bb, err2 := filepath.Abs(b)
-	return err1 == nil && err2 == nil && aa == bb
+// newInstaller builds the installer for the working directory.
+func newInstaller(m *Meta, cfg *cliconfig.Config, src providerinstall.Source, client *registry.Client) (*providerinstall.Installer, error) {
+	return workdir.NewInstaller(workdirOptions(m, cfg, src, client))
 }
 
 // reattachedProviders parses TF_REATTACH_PROVIDERS: a JSON object whose
@@ -164,7 +159,7 @@ func reattachedProviders(raw string) map[addrs.Provider]bool {
 
 // storePluginDirs maintains TF_DATA_DIR/plugin_path for -plugin-dir.
 func storePluginDirs(m *Meta, values []string) *hcl.Diagnostic {
-	err := cliconfig.NewPluginDirFlag(values).Store(dataDir(m))
+	err := workdir.StorePluginDirs(dataDir(m), values)
 	if err == nil {
 		return nil
 	}
@@ -172,11 +167,8 @@ func storePluginDirs(m *Meta, values []string) *hcl.Diagnostic {
 }
 
 // workingDirIsEmpty reports whether the working directory has no
-// configuration files (test files do not count).
-func workingDirIsEmpty(f flavour.Flavour) bool {
-	files, diags := config.DiscoverFiles(config.OSFileSystem{}, ".", "", f)
-	return !diags.HasErrors() && files.Empty()
-}
+// configuration files (workdir.IsEmpty).
+func workingDirIsEmpty(f flavour.Flavour) bool { return workdir.IsEmpty(f) }
 
 // backendSection runs init's backend section (initBackend) once the root
 // module has loaded, as tofu does; diags are the configuration's: an
@@ -185,7 +177,7 @@ func workingDirIsEmpty(f flavour.Flavour) bool {
 // printed).
 func (r *initRun) backendSection(root *config.Module, diags hcl.Diagnostics) bool {
 	for _, d := range diags {
-		if d.Severity == hcl.DiagError && !isRequirementsError(d) && (d.Subject == nil || !strings.Contains(d.Subject.Filename, "/")) {
+		if d.Severity == hcl.DiagError && !workdir.IsRequirementsError(d) && (d.Subject == nil || !strings.Contains(d.Subject.Filename, "/")) {
 			return false
 		}
 	}
@@ -193,83 +185,16 @@ func (r *initRun) backendSection(root *config.Module, diags hcl.Diagnostics) boo
 }
 
 // withRootWarningsAgain returns diags with the root module's own loader
-// warnings added once more, as tofu init and tofu providers show them:
-// both load the root module on its own before (init) or after
-// (providers, for its encryption settings) the whole tree, and report the
-// warnings of both loads. testsDir is "" for no test files. Nothing is added when diags has errors in root
-// module files, where tofu stops after the first load.
+// warnings added once more (workdir.RootWarningsAgain); testsDir is "" for
+// no test files.
 func withRootWarningsAgain(m *Meta, testsDir string, diags hcl.Diagnostics) hcl.Diagnostics {
-	for _, d := range diags {
-		if d.Severity == hcl.DiagError && !isRequirementsError(d) && (d.Subject == nil || !strings.Contains(d.Subject.Filename, "/")) {
-			return diags
-		}
-	}
-	_, rootDiags := config.LoadDir(".", m.configOptions(config.WithTestsDir(testsDir))...)
-	var again hcl.Diagnostics
-	for _, d := range rootDiags {
-		if d.Severity == hcl.DiagWarning {
-			again = append(again, d)
-		}
-	}
-	return append(again, diags...)
-}
-
-// isRequirementsError reports an error from collecting provider
-// requirements (a constraint string that decodes but does not parse, an
-// import block's provider argument that disagrees with its resource's):
-// tofu init finds those after loading the configuration, and prints them
-// without the configuration-error preamble.
-func isRequirementsError(d *hcl.Diagnostic) bool {
-	if d.Severity != hcl.DiagError {
-		return false
-	}
-	switch d.Summary {
-	case "Invalid version constraint":
-		return strings.HasPrefix(d.Detail, "Incorrect version constraint syntax: ")
-	case "Invalid import provider argument":
-		return strings.HasPrefix(d.Detail, "The provider argument in the target resource block must ")
-	}
-	return false
-}
-
-// withoutInstallerErrors returns diags without the errors of the checks
-// tofu's module installer makes when it builds the module tree it has
-// installed (provider configurations across modules, import blocks in
-// child modules): tofu reports those as installation errors, without the
-// configuration-error preamble. Without installed modules diags is
-// returned as is.
-func (r *initRun) withoutInstallerErrors(diags hcl.Diagnostics, reqs *requirements.Result) hcl.Diagnostics {
-	if !r.installedModules || reqs == nil || reqs.Tree == nil {
-		return diags
-	}
-	type key struct{ summary, detail, subject string }
-	keyOf := func(d *hcl.Diagnostic) key {
-		k := key{summary: d.Summary, detail: d.Detail}
-		if d.Subject != nil {
-			k.subject = d.Subject.String()
-		}
-		return k
-	}
-	tree := map[key]bool{}
-	for _, d := range append(requirements.CheckChildModules(reqs.Tree), requirements.Check(reqs.Tree)...) {
-		if d.Severity == hcl.DiagError {
-			tree[keyOf(d)] = true
-		}
-	}
-	var out hcl.Diagnostics
-	for _, d := range diags {
-		if d.Severity == hcl.DiagError && tree[keyOf(d)] {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
+	return workdir.RootWarningsAgain(workdir.Options{Flavour: m.Flavour, Version: m.Version(), TestsDir: testsDir}, diags)
 }
 
 // hasConfigErrors reports errors other than requirements errors.
 func hasConfigErrors(diags hcl.Diagnostics) bool {
 	for _, d := range diags {
-		if d.Severity == hcl.DiagError && !isRequirementsError(d) {
+		if d.Severity == hcl.DiagError && !workdir.IsRequirementsError(d) {
 			return true
 		}
 	}

@@ -1,4 +1,4 @@
-package cli
+package workdir
 
 import (
 	"github.com/hashicorp/hcl/v2"
@@ -15,33 +15,37 @@ type lockUpdate struct {
 	flavour flavour.Flavour
 	// incomplete is the incomplete-lock warning (nil when not applicable).
 	incomplete *hcl.Diagnostic
+	// events hears the file about to be written (may be nil).
+	events func(LockFileChange)
 }
 
 // apply compares the selections and writes the file when they changed
-// (constraints ignored). It returns the diagnostics to show and whether
-// init must fail.
-func (u lockUpdate) apply(view initView) (hcl.Diagnostics, bool) {
+// (constraints ignored). It returns what became of the file, the
+// diagnostics to show and whether init must fail.
+func (u lockUpdate) apply() (LockFileChange, hcl.Diagnostics, bool) {
 	if u.new.Equal(u.old) {
-		return nil, false
+		return LockUnchanged, nil, false
 	}
 	if u.readOnly {
 		if !u.new.EqualProviderAddress(u.old) {
-			return hcl.Diagnostics{errorDiag("Provider dependency changes detected",
+			return LockNotUpdated, hcl.Diagnostics{errorDiag("Provider dependency changes detected",
 				`Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run "tofu init" without the "-lockfile=readonly" flag.`)}, true
 		}
-		return hcl.Diagnostics{warningDiag("Provider lock file not updated",
+		return LockNotUpdated, hcl.Diagnostics{warningDiag("Provider lock file not updated",
 			`Changes to the provider selections were detected, but not saved in the .terraform.lock.hcl file. To record these selections, run "tofu init" without the "-lockfile=readonly" flag.`)}, false
 	}
 	var diags hcl.Diagnostics
 	if u.incomplete != nil {
 		diags = append(diags, u.incomplete)
 	}
+	change := LockUpdated
 	if u.old.Len() == 0 {
-		view.Message("lock_created", lockCreatedText, false)
-	} else {
-		view.Message("lock_changed", lockChangedText, false)
+		change = LockCreated
 	}
-	writeDiags := lockfile.WriteFile(lockFileName, u.new, u.flavour)
+	if u.events != nil {
+		u.events(change)
+	}
+	writeDiags := lockfile.WriteFile(LockFileName, u.new, u.flavour)
 	diags = append(diags, writeDiags...)
-	return diags, writeDiags.HasErrors()
+	return change, diags, writeDiags.HasErrors()
 }

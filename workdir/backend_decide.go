@@ -1,9 +1,11 @@
-package cli
+package workdir
 
 import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // backendAction is what init does with the backend, decided by
@@ -191,4 +193,12 @@ func capitalise(s string) string {
 		return s
 	}
 	return string(s[0]-'a'+'A') + s[1:]
+}
+
+// productOf names the flavour in the backend's messages.
+func productOf(f flavour.Flavour) product {
+	if f == flavour.Terraform {
+		return product{cmd: "terraform", terraform: true}
+	}
+	return product{cmd: "tofu"}
 }

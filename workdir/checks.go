@@ -1,4 +1,4 @@
-package cli
+package workdir
 
 import (
 	"context"
@@ -9,28 +9,15 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
-	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/providerinstall"
 	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/requirements"
 )
 
-// loadRequirements loads the module tree in the working directory and
-// collects its provider requirements, with those of the resources in the
-// local state file statePath. Errors are configuration errors (printed
-// after the preamble).
-func loadRequirements(m *Meta, testsDir, statePath string, extra ...config.Option) (*requirements.Result, hcl.Diagnostics) {
-	res, diags := requirements.Load(".", requirements.Options{
-		Config:    m.configOptions(append([]config.Option{config.WithTestsDir(testsDir), config.WithFileSystem(newManifestFS(m))}, extra...)...),
-		StateFile: statePath,
-	})
-	return res, withoutOwnWarnings(diags)
-}
-
-// providerAddressDiags checks the required providers (init.md §2.3):
-// legacy addresses (I1) and several hashicorp/opentofu providers of one
-// type (I2).
+// providerAddressDiags checks the required providers: a legacy address
+// is an error; several hashicorp/opentofu providers of one type are worth
+// a warning.
 func providerAddressDiags(fl flavour.Flavour, reqs providerinstall.Requirements) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	byType := map[string][]string{}
@@ -59,7 +46,8 @@ func providerAddressDiags(fl flavour.Flavour, reqs providerinstall.Requirements)
 	return diags
 }
 
-// devOverridesDiag is I3, or nil without overrides.
+// devOverridesDiag warns of the CLI configuration's development
+// overrides, or is nil without overrides.
 func devOverridesDiag(fl flavour.Flavour, overrides map[addrs.Provider]string) *hcl.Diagnostic {
 	if len(overrides) == 0 {
 		return nil
@@ -78,8 +66,8 @@ func devOverridesDiag(fl flavour.Flavour, overrides map[addrs.Provider]string) *
 	return warningDiag("Provider development overrides are in effect", b.String())
 }
 
-// suggester builds I6's suggestion and I7 for a provider the registry
-// does not know.
+// suggester builds, for a provider the registry does not know, the text
+// suggesting another address and the warning about an inferred provider.
 type suggester struct {
 	ctx    context.Context
 	reqs   *requirements.Result
@@ -120,7 +108,7 @@ func (s *suggester) alternative(p addrs.Provider) addrs.Provider {
 	return addrs.Provider{}
 }
 
-// inferredDiag is I7 for p, or nil when p was required explicitly or its
+// inferredDiag is the inferred-provider warning for p, or nil when p was required explicitly or its
 // first implying resource names its provider.
 func (s *suggester) inferredDiag(p addrs.Provider) *hcl.Diagnostic {
 	fl := s.flavour

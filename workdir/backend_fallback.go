@@ -1,7 +1,8 @@
-package cli
+package workdir
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -67,4 +68,24 @@ func checkBackendConfigFiles(getwd func() (string, error), values []string, keep
 		diags = append(diags, fileDiags...)
 	}
 	return diags
+}
+
+// normalizePath makes path relative to the working directory, as both
+// reference tools name the files given on their command line.
+func normalizePath(getwd func() (string, error), path string) string {
+	if getwd == nil {
+		return filepath.Clean(path)
+	}
+	wd, err := getwd()
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(wd, path)
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	return rel
 }

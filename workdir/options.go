@@ -1,0 +1,109 @@
+package workdir
+
+import (
+	"net/http"
+	"path/filepath"
+
+	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/cliconfig"
+	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/lockfile"
+	"github.com/tfdeps/tfdeps/moduleinstall"
+	"github.com/tfdeps/tfdeps/providerinstall"
+	"github.com/tfdeps/tfdeps/registry"
+)
+
+// LockFileName is the dependency lock file of a working directory.
+const LockFileName = ".terraform.lock.hcl"
+
+// Options are the settings and effects of one initialisation. The
+// working directory is the process's current directory: configuration
+// paths in diagnostics are relative to it, as OpenTofu shows them.
+type Options struct {
+	// Flavour is the product emulated (OpenTofu by default); Version its
+	// version, which required_version constraints are checked against.
+	Flavour flavour.Flavour
+	Version string
+	// DataDir is the data directory (TF_DATA_DIR; "" for .terraform).
+	DataDir string
+	// TestsDir is the directory of test files ("" for none).
+	TestsDir string
+	// Variables are the loader options carrying the root module's variable
+	// values (-var, -var-file, tfvars files, TF_VAR_), and a prompt for
+	// the missing ones where OpenTofu asks (config.WithVariables and
+	// friends); they are passed to every load of the root module.
+	Variables []config.Option
+	// StatePath is the local state file whose resources' providers are
+	// required too ("" for none).
+	StatePath string
+	// Upgrade ignores the lock file's selections and reinstalls every
+	// module (init -upgrade, get -update); LockReadOnly refuses to change
+	// the lock file (-lockfile=readonly); NoGet installs no module and
+	// fails when one is missing (-get=false).
+	Upgrade, LockReadOnly, NoGet bool
+
+	// CLIConfig is the CLI configuration (nil: an empty one): plugin
+	// cache, development overrides.
+	CLIConfig *cliconfig.Config
+	// Registry is the registry client (discovery, module and provider
+	// registries, package downloads); its transport is shared by the
+	// module getters unless HTTPClient is set.
+	Registry *registry.Client
+	// ModuleRegistry answers module registry sources (nil: Registry).
+	ModuleRegistry moduleinstall.Registry
+	// HTTPClient fetches http(s) module packages (nil: one on the
+	// registry client's transport).
+	HTTPClient *http.Client
+	// PluginDirs are init's -plugin-dir values: the only places provider
+	// packages come from (with Init, which records them in the data
+	// directory, and builds Providers from them when it is nil).
+	PluginDirs []string
+	// Providers is the source of provider packages: registries, mirrors,
+	// plugin directories (providersource.Build).
+	Providers providerinstall.Source
+	// Platform is the target platform ("" for the running one).
+	Platform string
+	// Reattached are providers that are not installed (TF_REATTACH_PROVIDERS).
+	Reattached map[addrs.Provider]bool
+	// EnforceGPG records only signed hashes of registry.opentofu.org
+	// providers (OPENTOFU_ENFORCE_GPG_VALIDATION, OpenTofu only).
+	EnforceGPG bool
+	// MemoDir and PackageLockDir are the installer's hash memo and
+	// package-lock directories ("" for none).
+	MemoDir, PackageLockDir string
+	// ModuleCacheDir is the shared cache of module packages ("" for none);
+	// ModuleParallelism bounds concurrent module fetches (0: the
+	// installer's default; negative: one at a time).
+	ModuleCacheDir    string
+	ModuleParallelism int
+}
+
+// dataDir is the data directory.
+func (o *Options) dataDir() string {
+	if o.DataDir != "" {
+		return o.DataDir
+	}
+	return providerinstall.DefaultDataDir
+}
+
+// ModulesDir is the data directory's modules directory.
+func (o *Options) ModulesDir() string { return filepath.Join(o.dataDir(), "modules") }
+
+// configOptions are the loader options every load passes: the flavour and
+// its version, then extra.
+func (o *Options) configOptions(extra ...config.Option) []config.Option {
+	return append([]config.Option{config.WithTofuVersion(o.Version), config.WithFlavour(o.Flavour)}, extra...)
+}
+
+// lockReadOptions read the lock file as the flavour does.
+func (o *Options) lockReadOptions() lockfile.ReadOptions {
+	return lockfile.ReadOptions{Flavour: o.Flavour, TofuVersion: o.Version}
+}
+
+func (o *Options) cliConfig() *cliconfig.Config {
+	if o.CLIConfig == nil {
+		return &cliconfig.Config{}
+	}
+	return o.CLIConfig
+}
