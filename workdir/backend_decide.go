@@ -180,7 +180,11 @@ func cloudOptionDiags(p product, s backendSituation, involved, migration bool) h
 			name = "-force-copy"
 		}
 		if migration {
-			diags = append(diags, errorDiag("Invalid command-line option", fmt.Sprintf("The %s option is for migration between state backends only, and is not applicable when using %s.\n\n%s migration has additional steps, configured by interactive prompts.", name, cloud, capitalise(cloud))))
+			steps := capitalise(cloud) + " migration has additional steps"
+			if p.terraform {
+				steps = "HCP Terraform migrations have additional steps"
+			}
+			diags = append(diags, errorDiag("Invalid command-line option", fmt.Sprintf("The %s option is for migration between state backends only, and is not applicable when using %s.\n\n%s, configured by interactive prompts.", name, cloud, steps)))
 		} else {
 			diags = append(diags, errorDiag("Invalid command-line option", fmt.Sprintf("The %s option is for migration between state backends only, and is not applicable when using %s.\n\nState storage is handled automatically by %s and so the state storage location is not configurable.", name, cloud, cloud)))
 		}

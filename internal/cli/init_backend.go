@@ -104,6 +104,11 @@ func (r *initRun) backendEvent(e workdir.BackendEvent) {
 // human text as an init_output message with its code.
 func (r *initRun) backendText(kind, human, machine string) {
 	if r.m.Flavour == flavour.Terraform {
+		if v, ok := r.view.(interface{ logVersion() }); ok && (kind == "backend_configured" || kind == "backend_cloud_changed") {
+			// terraform makes a new view for these two messages, and a
+			// new JSON view logs the version first.
+			v.logVersion()
+		}
 		r.view.Message(kind, human, false)
 		return
 	}

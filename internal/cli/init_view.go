@@ -173,12 +173,18 @@ func newJSONView(m *Meta) *jsonView { return newJSONViewTo(m, nil) }
 // newJSONViewTo is the JSON view writing to out (nil: stdout).
 func newJSONViewTo(m *Meta, out io.Writer) *jsonView {
 	v := &jsonView{m: m, now: time.Now, out: out}
+	v.logVersion()
+	return v
+}
+
+// logVersion logs the version message that opens the JSON output.
+func (v *jsonView) logVersion() {
+	m := v.m
 	if m.Flavour == flavour.Terraform {
 		v.write("info", "Terraform "+m.Version(), map[string]any{"type": "version", "terraform": m.Version(), "ui": terraformJSONUIVersion})
-		return v
+		return
 	}
 	v.write("info", "OpenTofu "+m.TofuVersion, map[string]any{"type": "version", "tofu": m.TofuVersion, "ui": jsonUIVersion})
-	return v
 }
 
 func (v *jsonView) keepSource(f *hcl.File, name string) {
