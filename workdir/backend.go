@@ -268,7 +268,7 @@ func (s *backendStep) apply(action backendAction, settings *backend.Settings, st
 	case backendUnset:
 		s.emit(BackendEvent{Kind: BackendUnconfiguring, From: saved.Type})
 		if err := s.writeState(st, nil); err != nil {
-			s.fail(errorDiag(fmt.Sprintf(errBackendClearSaved, err), ""))
+			s.fail(errorDiag(fmt.Sprintf(wordsOf(s.r.opts.Flavour, errBackendClearSaved), err), ""))
 			return false
 		}
 		res.Active = nil
@@ -306,7 +306,7 @@ func (s *backendStep) configure(action backendAction, settings *backend.Settings
 		return false
 	}
 	if err := s.writeState(st, rec); err != nil {
-		s.fail(errorDiag(fmt.Sprintf(errBackendWriteSaved, err), ""))
+		s.fail(errorDiag(fmt.Sprintf(wordsOf(s.r.opts.Flavour, errBackendWriteSaved), err), ""))
 		return false
 	}
 	s.res.Active = rec
@@ -358,7 +358,7 @@ func (s *backendStep) fromSaved() (hcl.Diagnostics, error) {
 		return s.openWorkspace()
 	}
 	if _, ok := backend.Lookup(s.r.opts.Flavour, st.Backend.Type); !ok {
-		s.fail(errorDiag(fmt.Sprintf(errBackendSavedUnknown, st.Backend.Type), ""))
+		s.fail(errorDiag(fmt.Sprintf(wordsOf(s.r.opts.Flavour, errBackendSavedUnknown), st.Backend.Type), ""))
 		return nil, nil
 	}
 	s.res.Active = st.Backend

@@ -39,8 +39,8 @@ func providerAddressDiags(fl flavour.Flavour, reqs providerinstall.Requirements)
 	for _, t := range types {
 		if names := byType[t]; len(names) >= 2 {
 			sort.Strings(names)
-			diags = append(diags, warningDiag("Potential provider misconfiguration", fmt.Sprintf(
-				"OpenTofu has detected multiple providers of type %s (%s) which may be a misconfiguration.\n\nIf this is intentional you can ignore this warning", t, strings.Join(names, ", "))))
+			diags = append(diags, warningDiag("Potential provider misconfiguration", fmt.Sprintf(wordsOf(fl,
+				"OpenTofu has detected multiple providers of type %s (%s) which may be a misconfiguration.\n\nIf this is intentional you can ignore this warning"), t, strings.Join(names, ", "))))
 		}
 	}
 	return diags
@@ -62,7 +62,7 @@ func devOverridesDiag(fl flavour.Flavour, overrides map[addrs.Provider]string) *
 	for _, p := range ps {
 		fmt.Fprintf(&b, " - %s in %s\n", p.ForDisplayIn(fl), overrides[p])
 	}
-	b.WriteString("\nSkip tofu init when using provider development overrides. It is not necessary and may error unexpectedly.")
+	b.WriteString(wordsOf(fl, "\nSkip tofu init when using provider development overrides. It is not necessary and may error unexpectedly."))
 	return warningDiag("Provider development overrides are in effect", b.String())
 }
 
@@ -78,13 +78,13 @@ type suggester struct {
 
 func (s *suggester) suggestion(p addrs.Provider) string {
 	fl := s.flavour
-	text := fmt.Sprintf("\n\nAll modules should specify their required_providers so that external consumers will get the correct providers when using a module. To see which modules are currently depending on %s, run the following command:\n    tofu providers", p.ForDisplayIn(fl))
+	text := fmt.Sprintf(wordsOf(fl, "\n\nAll modules should specify their required_providers so that external consumers will get the correct providers when using a module. To see which modules are currently depending on %s, run the following command:\n    tofu providers"), p.ForDisplayIn(fl))
 	if p.IsDefaultIn(fl) {
 		if alt := s.alternative(p); !alt.IsZero() {
-			text = fmt.Sprintf("\n\nDid you intend to use %s? If so, you must specify that source address in each module which requires that provider. To see which modules are currently depending on %s, run the following command:\n    tofu providers", alt.ForDisplayIn(fl), p.ForDisplayIn(fl))
+			text = fmt.Sprintf(wordsOf(fl, "\n\nDid you intend to use %s? If so, you must specify that source address in each module which requires that provider. To see which modules are currently depending on %s, run the following command:\n    tofu providers"), alt.ForDisplayIn(fl), p.ForDisplayIn(fl))
 		}
 	}
-	if p.Hostname == flavour.OpenTofuRegistryHost {
+	if p.Hostname == flavour.OpenTofuRegistryHost && fl != flavour.Terraform {
 		text += "\n\nIf you believe this provider is missing from the registry, please submit a issue on the OpenTofu Registry https://github.com/opentofu/registry/issues/new/choose"
 	}
 	return text
@@ -126,12 +126,12 @@ func (s *suggester) inferredDiag(p addrs.Provider) *hcl.Diagnostic {
 	if i := strings.LastIndex(resType, "."); i >= 0 {
 		resType = resType[i+1:]
 	}
-	d := warningDiag("Automatically-inferred provider dependency", fmt.Sprintf(
+	d := warningDiag("Automatically-inferred provider dependency", fmt.Sprintf(wordsOf(fl,
 		"Due to the prefix of the resource type name OpenTofu guessed that you intended to associate %s with a provider whose local name is \"%s\", but that name is not declared in this module's required_providers block. OpenTofu therefore guessed that you intended to use %s, but that provider does not exist.\n\n"+
 			"Make at least one of the following changes to tell OpenTofu which provider to use:\n\n"+
 			"- Add a declaration for local name \"%s\" to this module's required_providers block, specifying the full source address for the provider you intended to use.\n"+
 			"- Verify that \"%s\" is the correct resource type name to use. Did you omit a prefix which would imply the correct provider?\n"+
-			"- Use a \"provider\" argument within this resource block to override OpenTofu's automatic selection of the local name \"%s\".\n",
+			"- Use a \"provider\" argument within this resource block to override OpenTofu's automatic selection of the local name \"%s\".\n"),
 		ref.Address, p.Type, p.ForDisplayIn(fl), p.Type, resType, p.Type))
 	d.Subject = ref.Range.Ptr()
 	return d

@@ -46,7 +46,7 @@ func queryFailureDiags(fl flavour.Flavour, p addrs.Provider, err error, suggest 
 		return hcl.Diagnostics{errorDiag(query, fmt.Sprintf("Could not retrieve the list of available versions for provider %s: %s%s",
 			p.ForDisplayIn(fl), err, suggest(p)))}
 	case errors.As(err, &noReg):
-		return hcl.Diagnostics{errorDiag("Invalid provider registry host", noRegistryDetail(p, noReg))}
+		return hcl.Diagnostics{errorDiag("Invalid provider registry host", noRegistryDetail(fl, p, noReg))}
 	}
 	if fl == flavour.Terraform {
 		return hcl.Diagnostics{errorDiag(query, fmt.Sprintf("Could not retrieve the list of available versions for provider %s: %s\n\nTo see which modules are currently depending on %s and what versions are specified, run the following command:\n    terraform providers",
@@ -55,14 +55,14 @@ func queryFailureDiags(fl flavour.Flavour, p addrs.Provider, err error, suggest 
 	return hcl.Diagnostics{errorDiag("Failed to resolve provider packages", fmt.Sprintf("Could not resolve provider %s: %s", p.ForDisplayIn(fl), err))}
 }
 
-func noRegistryDetail(p addrs.Provider, e *registry.NoProviderRegistryError) string {
+func noRegistryDetail(fl flavour.Flavour, p addrs.Provider, e *registry.NoProviderRegistryError) string {
 	switch {
 	case p.Hostname == "github.com" && !e.OtherVersion:
-		return fmt.Sprintf("The given source address %q specifies a GitHub repository rather than a OpenTofu provider. Refer to the documentation of the provider to find the correct source address to use.", p.String())
+		return fmt.Sprintf(wordsOf(fl, "The given source address %q specifies a GitHub repository rather than a OpenTofu provider. Refer to the documentation of the provider to find the correct source address to use."), p.String())
 	case e.OtherVersion:
-		return fmt.Sprintf("The host %q given in provider source address %q does not offer a OpenTofu provider registry that is compatible with this OpenTofu version, but it may be compatible with a different OpenTofu version.", string(p.Hostname), p.String())
+		return fmt.Sprintf(wordsOf(fl, "The host %q given in provider source address %q does not offer a OpenTofu provider registry that is compatible with this OpenTofu version, but it may be compatible with a different OpenTofu version."), string(p.Hostname), p.String())
 	}
-	return fmt.Sprintf("The host %q given in provider source address %q does not offer a OpenTofu provider registry.", string(p.Hostname), p.String())
+	return fmt.Sprintf(wordsOf(fl, "The host %q given in provider source address %q does not offer a OpenTofu provider registry."), string(p.Hostname), p.String())
 }
 
 // FetchFailure returns the diagnostic of a failed install of version v
@@ -78,7 +78,7 @@ func FetchFailure(fl flavour.Flavour, p addrs.Provider, v versions.Version, err 
 	case errors.As(err, &proto):
 		return errorDiag(incompatible, protocolDetail(fl, p, v, proto.Suggestion, reqs[p], tofuVersion))
 	case errors.As(err, &platform):
-		return errorDiag(incompatible, platformDetail(p, v, platform))
+		return errorDiag(incompatible, platformDetail(fl, p, v, platform))
 	}
 	var pe *providerinstall.ProviderError
 	if errors.As(err, &pe) {
@@ -89,33 +89,33 @@ func FetchFailure(fl flavour.Flavour, p addrs.Provider, v versions.Version, err 
 
 func protocolDetail(fl flavour.Flavour, p addrs.Provider, v, suggestion versions.Version, c versions.Constraints, tofuVersion string) string {
 	if suggestion.IsZero() {
-		return fmt.Sprintf("No compatible versions of provider %s were found.", p.String())
+		return fmt.Sprintf(wordsOf(fl, "No compatible versions of provider %s were found."), p.String())
 	}
 	if suggestion.LessThan(v) {
-		return fmt.Sprintf("Provider %q v%s is not compatible with OpenTofu %s.\n"+
+		return fmt.Sprintf(wordsOf(fl, "Provider %q v%s is not compatible with OpenTofu %s.\n"+
 			"You need to downgrade to v%s or earlier. Select it with the following constraint:\n\tversion = %q\n\n"+
 			"OpenTofu checked all of the plugin versions matching the given constraint:\n\t%s\n\n"+
 			"Consult the documentation for this provider for more information on compatibility between provider and OpenTofu versions.\n"+
-			"Alternatively, upgrade to the latest version of OpenTofu for compatibility with newer provider releases.\n",
+			"Alternatively, upgrade to the latest version of OpenTofu for compatibility with newer provider releases.\n"),
 			p.ForDisplayIn(fl), v, tofuVersion, suggestion, suggestion.String(), c)
 	}
-	return fmt.Sprintf("Provider %q v%s is not compatible with OpenTofu %s.\n"+
+	return fmt.Sprintf(wordsOf(fl, "Provider %q v%s is not compatible with OpenTofu %s.\n"+
 		"Provider version %s is the latest compatible version. Select it with the following version constraint:\n\tversion = %q\n\n"+
 		"OpenTofu checked all of the plugin versions matching the given constraint:\n\t%s\n\n"+
-		"Consult the documentation for this provider for more information on compatibility between provider and OpenTofu versions.\n",
+		"Consult the documentation for this provider for more information on compatibility between provider and OpenTofu versions.\n"),
 		p.ForDisplayIn(fl), v, tofuVersion, suggestion, suggestion.String(), c)
 }
 
-func platformDetail(p addrs.Provider, v versions.Version, e *registry.PlatformUnsupportedError) string {
+func platformDetail(fl flavour.Flavour, p addrs.Provider, v versions.Version, e *registry.PlatformUnsupportedError) string {
 	if e.MirrorURL != "" {
-		return fmt.Sprintf("Your chosen provider mirror at %s does not have a %s v%s package available for your current platform, %s.\n\n"+
+		return fmt.Sprintf(wordsOf(fl, "Your chosen provider mirror at %s does not have a %s v%s package available for your current platform, %s.\n\n"+
 			"Provider releases are separate from OpenTofu CLI releases, so this provider might not support your current platform. "+
-			"Alternatively, the mirror itself might have only a subset of the plugin packages available in the origin registry, at %s.",
+			"Alternatively, the mirror itself might have only a subset of the plugin packages available in the origin registry, at %s."),
 			e.MirrorURL, p.String(), v, e.Platform, string(p.Hostname))
 	}
-	return fmt.Sprintf("Provider %s v%s does not have a package available for your current platform, %s.\n\n"+
+	return fmt.Sprintf(wordsOf(fl, "Provider %s v%s does not have a package available for your current platform, %s.\n\n"+
 		"Provider releases are separate from OpenTofu CLI releases, so not all providers are available for all platforms. "+
-		"Other versions of this provider may have different platforms supported.",
+		"Other versions of this provider may have different platforms supported."),
 		p.String(), v, e.Platform)
 }
 
@@ -154,10 +154,10 @@ func incompleteLockDiag(fl flavour.Flavour, ps []addrs.Provider, platform string
 		names[i] = p.ForDisplayIn(fl)
 	}
 	sort.Strings(names)
-	return warningDiag("Incomplete lock file information for providers", fmt.Sprintf(
+	return warningDiag("Incomplete lock file information for providers", fmt.Sprintf(wordsOf(fl,
 		"Due to your customized provider installation methods, OpenTofu was forced to calculate lock file checksums locally for the following providers:\n  - %s\n\n"+
 			"The current .terraform.lock.hcl file only includes checksums for %s, so OpenTofu running on another platform will fail to install these providers.\n\n"+
-			"To calculate additional checksums for another platform, run:\n  tofu providers lock -platform=linux_amd64\n(where linux_amd64 is the platform to generate)",
+			"To calculate additional checksums for another platform, run:\n  tofu providers lock -platform=linux_amd64\n(where linux_amd64 is the platform to generate)"),
 		strings.Join(names, "\n  - "), platform))
 }
 
@@ -183,4 +183,16 @@ func LockReadFailure(diags hcl.Diagnostics) *hcl.Diagnostic {
 		text = b.String()
 	}
 	return errorDiag("failed to read dependency lock file: "+text, "")
+}
+
+// wordsOf returns format, one of this package's own texts, in flavour
+// fl's words: the product's name and its command's. It is applied to the
+// format before any value is put in, so what a text quotes is never
+// changed.
+func wordsOf(fl flavour.Flavour, format string) string {
+	if fl != flavour.Terraform {
+		return format
+	}
+	format = strings.ReplaceAll(format, "OpenTofu", fl.Product())
+	return strings.ReplaceAll(format, "tofu ", fl.Command()+" ")
 }

@@ -29,10 +29,10 @@ func (u lockUpdate) apply() (LockFileChange, hcl.Diagnostics, bool) {
 	if u.readOnly {
 		if !u.new.EqualProviderAddress(u.old) {
 			return LockNotUpdated, hcl.Diagnostics{errorDiag("Provider dependency changes detected",
-				`Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run "tofu init" without the "-lockfile=readonly" flag.`)}, true
+				wordsOf(u.flavour, `Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run "tofu init" without the "-lockfile=readonly" flag.`))}, true
 		}
 		return LockNotUpdated, hcl.Diagnostics{warningDiag("Provider lock file not updated",
-			`Changes to the provider selections were detected, but not saved in the .terraform.lock.hcl file. To record these selections, run "tofu init" without the "-lockfile=readonly" flag.`)}, false
+			wordsOf(u.flavour, `Changes to the provider selections were detected, but not saved in the .terraform.lock.hcl file. To record these selections, run "tofu init" without the "-lockfile=readonly" flag.`))}, false
 	}
 	var diags hcl.Diagnostics
 	if u.incomplete != nil {

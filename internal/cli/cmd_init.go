@@ -229,7 +229,7 @@ func (r *initRun) run(ctx context.Context) int {
 		return code
 	}
 	if workdir.IsEmpty(m.Flavour) {
-		r.view.Message("init_empty", initEmptyText, false)
+		r.view.Message("init_empty", initEmptyTextIn(r.m.Flavour), false)
 		return 0
 	}
 	varOpts, diags := r.opts.vars.configOptions(m)
@@ -301,10 +301,10 @@ func (r *initRun) run(ctx context.Context) int {
 // lockFileEvent says that the lock file is about to be written.
 func (r *initRun) lockFileEvent(c workdir.LockFileChange) {
 	if c == workdir.LockCreated {
-		r.view.Message("lock_created", lockCreatedText, false)
+		r.view.Message("lock_created", lockCreatedTextIn(r.m.Flavour), false)
 		return
 	}
-	r.view.Message("lock_changed", lockChangedText, false)
+	r.view.Message("lock_changed", lockChangedTextIn(r.m.Flavour), false)
 }
 
 // afterModulesTerraform ends the module phase's output as terraform init
@@ -324,8 +324,8 @@ func (r *initRun) finish(diags hcl.Diagnostics) {
 		r.cloudSuccess()
 		return
 	}
-	r.view.Message("init_success", initSuccessText, false)
+	r.view.Message("init_success", initSuccessTextIn(r.m.Flavour), false)
 	if r.m.Getenv("TF_IN_AUTOMATION") == "" {
-		r.view.Message("init_next_steps", initNextStepsText, false)
+		r.view.Message("init_next_steps", initNextStepsTextIn(r.m.Flavour), false)
 	}
 }

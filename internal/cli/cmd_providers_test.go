@@ -29,10 +29,10 @@ func TestCloudInitRequired(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.flavour.String(), func(t *testing.T) {
 			d := cloudInitRequired(tt.flavour)
-			if got := wordsFor(tt.flavour, d.Summary); got != tt.summary {
+			if got := d.Summary; got != tt.summary {
 				t.Errorf("summary: got %q, want %q", got, tt.summary)
 			}
-			if got := wordsFor(tt.flavour, d.Detail); got != tt.detail {
+			if got := d.Detail; got != tt.detail {
 				t.Errorf("detail: got %q, want %q", got, tt.detail)
 			}
 		})

@@ -18,19 +18,18 @@ type diagPrinter struct {
 	width          int
 	color          bool
 	extraNewline   bool
-	words          func(hcl.Diagnostics) hcl.Diagnostics
 	terraform      bool
 	bare           bool
 }
 
 func newDiagPrinter(m *Meta, files map[string]*hcl.File) *diagPrinter {
-	return &diagPrinter{stdout: m.Stdout, stderr: m.Stderr, files: files, width: terminalWidth(m.Stderr), color: m.Color, words: m.wordDiagnostics, terraform: m.Flavour == flavour.Terraform}
+	return &diagPrinter{stdout: m.Stdout, stderr: m.Stderr, files: files, width: terminalWidth(m.Stderr), color: m.Color, terraform: m.Flavour == flavour.Terraform}
 }
 
 // Print sorts, consolidates and writes diags.
 func (p *diagPrinter) Print(diags hcl.Diagnostics) {
 	(&diagrender.Printer{Stdout: p.stdout, Stderr: p.stderr, Files: p.files, Width: p.width, Color: p.color,
-		ExtraNewline: p.extraNewline, Words: p.words, Terraform: p.terraform, Bare: p.bare}).Print(diags)
+		ExtraNewline: p.extraNewline, Terraform: p.terraform, Bare: p.bare}).Print(diags)
 }
 
 // The CLI's short names for the renderer's functions.

@@ -85,9 +85,9 @@ func (r *initRun) backendEvent(e workdir.BackendEvent) {
 		}
 		r.view.Event("init_cloud", "", "", text)
 	case workdir.BackendUnconfiguring:
-		r.backendText("backend_unconfiguring", fmt.Sprintf(backendUnconfiguringText, e.From), fmt.Sprintf(backendUnconfiguringJSON, e.From))
+		r.backendText("backend_unconfiguring", fmt.Sprintf(backendUnconfiguringTextIn(r.m.Flavour), e.From), fmt.Sprintf(backendUnconfiguringJSON, e.From))
 	case workdir.BackendUnset:
-		r.backendText("backend_unset", fmt.Sprintf(backendUnsetText, e.From), fmt.Sprintf(backendUnsetJSON, e.From))
+		r.backendText("backend_unset", fmt.Sprintf(backendUnsetTextIn(r.m.Flavour), e.From), fmt.Sprintf(backendUnsetJSON, e.From))
 	case workdir.CloudChanged:
 		r.backendText("backend_cloud_changed", cloudChangedText(r.m.Flavour), cloudChangedJSON(r.m.Flavour))
 	case workdir.BackendTypeChanged:
@@ -95,7 +95,7 @@ func (r *initRun) backendEvent(e workdir.BackendEvent) {
 	case workdir.BackendReconfigured:
 		r.backendText("backend_reconfigured", reconfiguredText(r.m.Flavour), reconfiguredJSON(r.m.Flavour))
 	case workdir.BackendConfigured:
-		r.backendText("backend_configured", fmt.Sprintf(backendConfiguredText, e.To), fmt.Sprintf(backendConfiguredJSON, e.To))
+		r.backendText("backend_configured", fmt.Sprintf(backendConfiguredTextIn(r.m.Flavour), e.To), fmt.Sprintf(backendConfiguredJSON, e.To))
 	}
 }
 

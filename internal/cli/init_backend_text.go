@@ -25,46 +25,6 @@ func backendUnsetTextIn(f flavour.Flavour) string {
 	return "[reset][green]\n\nSuccessfully unset the backend %q. " + f.Product() + " will now operate locally."
 }
 
-// errBackendClearSavedIn takes the error.
-func errBackendClearSavedIn(f flavour.Flavour) string {
-	return "\nError clearing the backend configuration: %v\n\n" +
-		f.Product() + " removes the saved backend configuration when you're removing a\n" +
-		"configured backend. This must be done so future " + f.Product() + " runs know to not\n" +
-		"use the backend configuration. Please look at the error above, resolve it,\n" +
-		"and try again."
-}
-
-// errBackendWriteSavedIn takes the error.
-func errBackendWriteSavedIn(f flavour.Flavour) string {
-	return "\nError saving the backend configuration: %v\n\n" +
-		f.Product() + " saves the complete backend configuration in a local file for\n" +
-		"configuring the backend on future operations. This cannot be disabled. Errors\n" +
-		"are usually due to simple file permission errors. Please look at the error\n" +
-		"above, resolve it, and try again."
-}
-
-func errBackendSavedUnknownIn(f flavour.Flavour) string {
-	return "The backend %q could not be found.\n\n" +
-		"This is the backend that this " + f.Product() + " environment is configured to use\n" +
-		"both in your configuration and saved locally as your last-used backend.\n" +
-		"If it isn't found, it could mean an alternate version of " + f.Product() + " was\n" +
-		"used with this configuration. Please use the proper version of " + f.Product() + " that\n" +
-		"contains support for this backend.\n\n" +
-		"If you'd like to force remove this backend, you must update your configuration\n" +
-		"to not use the backend and run \"" + f.Command() + " init\" (or any other command) again."
-}
-
-// OpenTofu's forms of the texts above, for the callers that do not pass
-// the flavour yet (see legacyTexts).
-var (
-	backendConfiguredText    = backendConfiguredTextIn(flavour.OpenTofu)
-	backendUnconfiguringText = backendUnconfiguringTextIn(flavour.OpenTofu)
-	backendUnsetText         = backendUnsetTextIn(flavour.OpenTofu)
-	errBackendClearSaved     = errBackendClearSavedIn(flavour.OpenTofu)
-	errBackendWriteSaved     = errBackendWriteSavedIn(flavour.OpenTofu)
-	errBackendSavedUnknown   = errBackendSavedUnknownIn(flavour.OpenTofu)
-)
-
 // OpenTofu's machine-readable forms.
 const (
 	backendConfiguredJSON    = "Successfully configured the backend %q! OpenTofu will automatically use this backend unless the backend configuration changes"

@@ -17,6 +17,16 @@ const signingNotice = "\nProviders are signed by their developers.\n" +
 	"If you'd like to know more about provider signing, you can read about it here:\n" +
 	"https://opentofu.org/docs/cli/plugins/signing/"
 
+// signingNoticeIn is the signing note in flavour f's words.
+func signingNoticeIn(f flavour.Flavour) string {
+	if f != flavour.Terraform {
+		return signingNotice
+	}
+	return "\nPartner and community providers are signed by their developers.\n" +
+		"If you'd like to know more about provider signing, you can read about it here:\n" +
+		"https://developer.hashicorp.com/terraform/cli/plugins/signing"
+}
+
 // initEvents turns installer events into the view's lines (the
 // installer's failures come back from workdir as diagnostics).
 type initEvents struct {
@@ -46,7 +56,7 @@ func (e *initEvents) events() *providerinstall.Events {
 			e.view.Event("init_providers", "", "", initProvidersText)
 		},
 		BuiltInAvailable: func(p addrs.Provider) {
-			e.line("builtin", p, none, "- %s is built in to OpenTofu", p.ForDisplayIn(e.flavour))
+			e.line("builtin", p, none, "- %s is built in to "+e.flavour.Product(), p.ForDisplayIn(e.flavour))
 		},
 		ReusingPreviousVersion: func(p addrs.Provider) {
 			e.line("reusing_version", p, none, "- Reusing previous version of %s from the dependency lock file", p.ForDisplayIn(e.flavour))

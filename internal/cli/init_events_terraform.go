@@ -60,6 +60,6 @@ func (e *initEvents) signingNoticeEvent() {
 	thirdParty := e.terraformThirdParty
 	e.mu.Unlock()
 	if e.flavour != flavour.Terraform || thirdParty {
-		e.view.Event("signing_notice", "", "", signingNotice)
+		e.view.Event("signing_notice", "", "", signingNoticeIn(e.flavour))
 	}
 }

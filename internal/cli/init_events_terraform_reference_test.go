@@ -22,7 +22,7 @@ import (
 // terraformSigningNotice is the note Terraform prints after a partner's
 // or a self-signed install, without the blank line its message starts
 // with (Terraform trims it).
-var terraformSigningNotice = strings.TrimPrefix(wordsFor(flavour.Terraform, signingNotice), "\n")
+var terraformSigningNotice = strings.TrimPrefix(signingNoticeIn(flavour.Terraform), "\n")
 
 // referenceSigners are the providers of TestReferenceTerraformSignatures,
 // each signed with another test key. Real Terraform trusts only

@@ -75,7 +75,7 @@ func printProblems(m *Meta, header, footer string, diags hcl.Diagnostics) {
 // without colour (-no-color is not known yet), 78 columns wide, followed by
 // an empty line, all on stderr; then the footer and an empty line.
 func printFramedProblems(m *Meta, footer string, diags hcl.Diagnostics) {
-	for _, d := range m.wordDiagnostics(diags) {
+	for _, d := range diags {
 		fmt.Fprintln(m.Stderr, renderFramedDiagnostic(newJSONDiagnostic(d, nil), 78))
 	}
 	if diags.HasErrors() {

@@ -109,7 +109,7 @@ func (v *plainView) keepSource(f *hcl.File, name string) {
 var markupKinds = map[string]bool{"init_providers": true, "init_backend": true, "init_cloud": true, "init_modules": true}
 
 func (v *plainView) Event(kind, provider, version, text string) {
-	text = v.layout(kind, v.m.words(text))
+	text = v.layout(kind, text)
 	if markupKinds[kind] {
 		text = colorize(text, v.m.Color)
 	}
@@ -122,7 +122,6 @@ func (v *plainView) Close()                                {}
 // Message prints text (with colour markup) and a newline.
 func (v *plainView) Message(kind, text string, toStderr bool) {
 	w := v.m.Stdout
-	text = v.m.words(text)
 	if toStderr {
 		w = v.m.Stderr
 	} else {
@@ -142,7 +141,7 @@ func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
 }
 
 func (v *plainView) Text(level, kind, human, machine string) {
-	fmt.Fprintln(v.m.Stdout, colorize(v.layout(kind, v.m.words(human)), v.m.Color))
+	fmt.Fprintln(v.m.Stdout, colorize(v.layout(kind, human), v.m.Color))
 }
 
 // colored reports whether texts built by callers may carry escape codes.
@@ -243,7 +242,7 @@ func (v *jsonView) JSONMessage(level, kind, text string, attrs map[string]string
 		}
 	}
 	if v.m.Flavour == flavour.Terraform {
-		msg, extra := terraformJSONText(kind, v.m.words(text))
+		msg, extra := terraformJSONText(kind, text)
 		extra["tfdeps"] = t
 		v.write(level, msg, extra)
 		return
@@ -318,7 +317,6 @@ func (v *jsonView) Message(kind, text string, toStderr bool) {
 }
 
 func (v *jsonView) Diagnostics(diags hcl.Diagnostics) {
-	diags = v.m.wordDiagnostics(diags)
 	v.mu.Lock()
 	files := snippetFiles(diags, v.kept)
 	v.mu.Unlock()
@@ -389,16 +387,6 @@ func lockChangedTextIn(f flavour.Flavour) string {
 		"in the .terraform.lock.hcl file. Review those changes and commit them to your\n" +
 		"version control system if they represent changes you intended to make."
 }
-
-// OpenTofu's forms of the texts above, for the callers that do not pass
-// the flavour yet (see legacyTexts).
-var (
-	initEmptyText     = initEmptyTextIn(flavour.OpenTofu)
-	initSuccessText   = initSuccessTextIn(flavour.OpenTofu)
-	initNextStepsText = initNextStepsTextIn(flavour.OpenTofu)
-	lockCreatedText   = lockCreatedTextIn(flavour.OpenTofu)
-	lockChangedText   = lockChangedTextIn(flavour.OpenTofu)
-)
 
 // Texts of init that are the same in both flavours.
 const (

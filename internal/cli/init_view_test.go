@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+
+	"github.com/tfdeps/tfdeps/flavour"
 )
 
 // TestJSONView pins OpenTofu's machine-readable UI: the version line
@@ -26,7 +28,7 @@ func TestJSONView(t *testing.T) {
 	v.Event("init_providers", "", "", initProvidersText)
 	v.Event("installed", "hashicorp/null", "3.2.1", "- Installed hashicorp/null v3.2.1 (signed, key ID ABC)")
 	v.Message("blank", "", false)
-	v.Message("init_next_steps", initNextStepsText, false)
+	v.Message("init_next_steps", initNextStepsTextIn(flavour.OpenTofu), false)
 	src := "resource \"a\" \"b\" {\n}\n"
 	f, _ := hclparse.NewParser().ParseHCL([]byte(src), "main.tf")
 	v.keepSource(f, "main.tf")

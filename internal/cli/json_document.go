@@ -33,7 +33,7 @@ type documentDiagnostic struct {
 // in the words of the emulated product; never nil.
 func documentDiagnostics(m *Meta, diags hcl.Diagnostics) []documentDiagnostic {
 	out := []documentDiagnostic{}
-	for _, d := range m.wordDiagnostics(sortDiagnostics(diags)) {
+	for _, d := range sortDiagnostics(diags) {
 		dj := documentDiagnostic{Severity: "warning", Summary: d.Summary, Detail: d.Detail}
 		if d.Severity == hcl.DiagError {
 			dj.Severity = "error"
