@@ -85,7 +85,7 @@ func LoadDir(dir string, opts ...Option) (*Module, hcl.Diagnostics) {
 	m.flavour = o.flavour
 	m.Files = files
 	m.static = newStaticEvaluator(m, o.static)
-	m.deferInit = o.rootValues && o.flavour == flavour.Terraform && o.static.call == nil
+	m.deferInit = o.flavour == flavour.Terraform && (o.static.call != nil || o.rootValues)
 	if diags.HasErrors() {
 		return m, diags
 	}

@@ -61,10 +61,11 @@ type Module struct {
 	static             *staticEvaluator
 	flavour            flavour.Flavour
 	// deferInit keeps the static evaluation's diagnostics (module sources
-	// and versions) in initDiags for the tree builder instead of returning
-	// them with the root module's: terraform evaluates module sources while
-	// it builds the tree, after its checks of the root variables' values
-	// (WithRootVariableValues, Terraform flavour, root module only).
+	// and versions, const variables) in initDiags for the tree builder
+	// instead of returning them with the module's: terraform evaluates
+	// them while it builds the tree, after its checks of the root
+	// variables' values (WithRootVariableValues) or of the call's
+	// arguments (a child module). Terraform flavour only.
 	deferInit       bool
 	initDiags       hcl.Diagnostics
 	coreConstraints []*hcl.Attribute

@@ -157,6 +157,13 @@ func (b *treeBuilder) children(t *Tree) hcl.Diagnostics {
 			continue
 		}
 		b.real[child] = real
+		if argDiags := callArgumentDiags(call, mod); argDiags.HasErrors() {
+			diags = append(diags, argDiags...)
+			continue
+		}
+		// A Terraform child's static evaluation (its module sources and
+		// const variables) comes after the check of the call's arguments.
+		diags = append(diags, mod.initDiags...)
 		diags = append(diags, b.children(child)...)
 	}
 	return diags
