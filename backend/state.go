@@ -196,3 +196,29 @@ func WriteState(f flavour.Flavour, dataDir string, st *State) error {
 	}
 	return os.Rename(tmp.Name(), path)
 }
+
+// StateHasContent reports whether a state file (JSON) holds any resource
+// or output, what makes a state non-empty for the tools (a migration
+// would copy something). Content that is
+// not a state counts as non-empty: the tools would stop on it.
+func StateHasContent(b []byte) bool {
+	var st struct {
+		Resources []json.RawMessage            `json:"resources"`
+		Outputs   map[string]json.RawMessage   `json:"outputs"`
+		Modules   []map[string]json.RawMessage `json:"modules"`
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		return true
+	}
+	if len(st.Resources) > 0 || len(st.Outputs) > 0 {
+		return true
+	}
+	for _, m := range st.Modules {
+		for _, k := range []string{"resources", "outputs"} {
+			if v, ok := m[k]; ok && len(v) > 2 {
+				return true
+			}
+		}
+	}
+	return false
+}

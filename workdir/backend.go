@@ -1,7 +1,6 @@
 package workdir
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -632,30 +631,5 @@ func stateFileHasContent(path string) bool {
 	if err != nil {
 		return true
 	}
-	return stateHasContent(b)
-}
-
-// stateHasContent reports whether a state file (JSON) holds any resource
-// or output, what makes a state non-empty for the tools. Content that is
-// not a state counts as non-empty: the tools would stop on it.
-func stateHasContent(b []byte) bool {
-	var st struct {
-		Resources []json.RawMessage            `json:"resources"`
-		Outputs   map[string]json.RawMessage   `json:"outputs"`
-		Modules   []map[string]json.RawMessage `json:"modules"`
-	}
-	if err := json.Unmarshal(b, &st); err != nil {
-		return true
-	}
-	if len(st.Resources) > 0 || len(st.Outputs) > 0 {
-		return true
-	}
-	for _, m := range st.Modules {
-		for _, k := range []string{"resources", "outputs"} {
-			if v, ok := m[k]; ok && len(v) > 2 {
-				return true
-			}
-		}
-	}
-	return false
+	return backend.StateHasContent(b)
 }

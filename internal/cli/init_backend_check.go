@@ -128,7 +128,7 @@ func (r *initRun) remoteStateEmpty(saved *backend.SavedBackend) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), backendCheckTimeout)
 	defer cancel()
 	body, err := remote.ReadState(ctx, "default")
-	return err == nil && (body == nil || !stateJSONHasContent(body))
+	return err == nil && (body == nil || !backend.StateHasContent(body))
 }
 
 // httpAddressInput handles an http backend configured without an

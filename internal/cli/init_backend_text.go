@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/tfdeps/tfdeps/flavour"
@@ -74,32 +73,6 @@ func cloudChangedJSON(f flavour.Flavour) string {
 		return "HCP Terraform configuration has changed."
 	}
 	return "Cloud backend configuration has changed"
-}
-
-// stateJSONHasContent reports whether a state file (JSON) holds any
-// resource or output, what makes a state non-empty for the tools.
-// Content that is not a state counts as non-empty: the tools would stop
-// on it.
-func stateJSONHasContent(b []byte) bool {
-	var st struct {
-		Resources []json.RawMessage            `json:"resources"`
-		Outputs   map[string]json.RawMessage   `json:"outputs"`
-		Modules   []map[string]json.RawMessage `json:"modules"`
-	}
-	if err := json.Unmarshal(b, &st); err != nil {
-		return true
-	}
-	if len(st.Resources) > 0 || len(st.Outputs) > 0 {
-		return true
-	}
-	for _, m := range st.Modules {
-		for _, k := range []string{"resources", "outputs"} {
-			if v, ok := m[k]; ok && len(v) > 2 {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // cloudInEffect reports a cloud block as the backend in effect after the
