@@ -109,19 +109,3 @@ func (m *Meta) migrateLocks(l *lockfile.Locks) hcl.Diagnostics {
 	}
 	return l.MigrateTerraformRegistry()
 }
-
-// terraformCoreDiags checks every module of the tree against the emulated
-// Terraform version, as terraform init does once the modules are
-// installed (nothing for OpenTofu, whose loader checks per file).
-func (m *Meta) terraformCoreDiags(t *config.Tree) hcl.Diagnostics {
-	if m.Flavour != flavour.Terraform || t == nil {
-		return nil
-	}
-	var diags hcl.Diagnostics
-	t.Walk(func(n *config.Tree) {
-		if n.Module != nil {
-			diags = append(diags, n.Module.CheckTerraformCore(m.Version(), n.PathString(), n.SourceAddr)...)
-		}
-	})
-	return diags
-}
