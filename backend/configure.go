@@ -120,6 +120,19 @@ func Configure(f flavour.Flavour, b *Block, o Options) (*Settings, hcl.Diagnosti
 	return &Settings{Type: b.Type, Schema: schema, Config: val, Hash: blockHash(b, schema, o.EvalContext)}, diags
 }
 
+// BlockHash is the hash Configure records for block b, computed even
+// when the block does not decode (an argument the schema lacks, say): the
+// tools compare it with the recorded hash before they decode the block,
+// so a block whose hash is unchanged is not decoded at all. ok is false
+// for a type the flavour does not build in.
+func BlockHash(f flavour.Flavour, b *Block, o Options) (hash uint64, ok bool) {
+	schema, ok := Lookup(f, b.Type)
+	if !ok || (b.Type == "cloud" && !b.Cloud) {
+		return 0, false
+	}
+	return blockHash(b, schema, o.EvalContext), true
+}
+
 // blockHash is the hash of the block as written: the type and the
 // decoded body (without the overrides), hashed together as one cty
 // tuple. Decoding problems do not stop it: what decodes is hashed, and

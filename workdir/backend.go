@@ -181,6 +181,18 @@ func (s *backendStep) run(root *config.Module) (hcl.Diagnostics, error) {
 		for name, f := range parser.Files() {
 			s.keep(f, name)
 		}
+		if diags.HasErrors() {
+			if st := s.recordedUnchanged(block); st != nil {
+				// The tools compare the block's hash with the recorded
+				// one before they decode it: an unchanged block is not
+				// decoded, so its problems are not reported, and the
+				// recorded configuration stays in effect.
+				if !s.apply(backendUnchanged, nil, st, st.Backend) {
+					return nil, nil
+				}
+				return s.openWorkspace()
+			}
+		}
 		res.Diags = append(res.Diags, diags...)
 		if diags.HasErrors() {
 			res.Failed = true
@@ -313,6 +325,25 @@ func (s *backendStep) configure(action backendAction, settings *backend.Settings
 		s.emit(BackendEvent{Kind: BackendConfigured, To: rec.Type})
 	}
 	return true
+}
+
+// recordedUnchanged is the data directory's state when it records a
+// backend of block's type with block's hash and nothing asks for another
+// configuration (no -backend-config, -reconfigure or -migrate-state);
+// nil otherwise.
+func (s *backendStep) recordedUnchanged(block *backend.Block) *backend.State {
+	o := s.o
+	if len(o.Configs) > 0 || o.Reconfigure || o.MigrateState {
+		return nil
+	}
+	st, err := backend.ReadState(s.r.opts.dataDir())
+	if err != nil || st == nil || st.Backend == nil || st.Backend.Type != block.Type {
+		return nil
+	}
+	if h, ok := backend.BlockHash(s.r.opts.Flavour, block, backend.Options{}); !ok || h != st.Backend.Hash {
+		return nil
+	}
+	return st
 }
 
 // header announces the step: the cloud's for a cloud block (without a
