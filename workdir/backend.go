@@ -3,7 +3,6 @@ package workdir
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -95,9 +94,6 @@ type BackendResult struct {
 	// none after errors); Failed is set when the step had errors.
 	Active *backend.SavedBackend
 	Failed bool
-	// Unconfigured is set for a backend whose schema tfdeps does not
-	// know: nothing was recorded, and the local state is read as before.
-	Unconfigured bool
 	// StatePath is the local state file of the selected workspace (""
 	// for a remote backend).
 	StatePath string
@@ -156,15 +152,6 @@ func (s *backendStep) run(root *config.Module) (hcl.Diagnostics, error) {
 		return nil, nil
 	}
 	block := backend.BlockOf(root)
-	if block != nil && (block.Cloud || schemaUnknown(fl, block.Type)) {
-		if _, ok := backend.Lookup(fl, block.Type); !ok {
-			// Not configured by tfdeps (yet): only the files are checked.
-			res.Diags = append(res.Diags, checkBackendConfigFiles(o.Getwd, o.Configs, s.keep)...)
-			res.Failed = res.Diags.HasErrors()
-			res.Unconfigured = true
-			return nil, nil
-		}
-	}
 	var settings *backend.Settings
 	if block != nil {
 		parser := hclparse.NewParser()
@@ -547,14 +534,24 @@ func stateErrorText(err error) string {
 	return err.Error()
 }
 
-// readBounded reads at most limit bytes of a file.
-func readBounded(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// normalizePath makes path relative to the working directory, as both
+// reference tools name the files given on their command line.
+func normalizePath(getwd func() (string, error), path string) string {
+	if getwd == nil {
+		return filepath.Clean(path)
 	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit))
+	wd, err := getwd()
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(wd, path)
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	return rel
 }
 
 // validWorkspaceName reports a name that needs no escaping in a URL
@@ -655,7 +652,7 @@ func defaultLocalStatesExist(target *localPaths) bool {
 // stateFileHasContent reports a state file with resources or outputs (an
 // unreadable one counts: the tools would fail on it).
 func stateFileHasContent(path string) bool {
-	b, err := readBounded(path, 256<<20)
+	b, err := regfile.ReadFileMax(path, 256<<20)
 	if errors.Is(err, os.ErrNotExist) || (err == nil && len(b) == 0) {
 		return false
 	}

@@ -21,9 +21,6 @@ type backendPhase struct {
 	// active is the backend in effect after the section (nil: the
 	// default local backend; unset after errors).
 	active *backend.SavedBackend
-	// unconfigured is set for a backend whose schema tfdeps does not
-	// know: nothing was recorded, and the local state is read as before.
-	unconfigured bool
 }
 
 // initBackend is init's backend section, run once the root module has
@@ -32,7 +29,7 @@ type backendPhase struct {
 // tools do for a workspace they cannot select.
 func (r *initRun) initBackend(root *config.Module) (stop bool) {
 	res, diags, err := r.work.Backend(root, r.backendOptions())
-	r.backend = &backendPhase{diags: res.Diags, active: res.Active, unconfigured: res.Unconfigured}
+	r.backend = &backendPhase{diags: res.Diags, active: res.Active}
 	r.statePath = res.StatePath
 	var ws *workdir.WorkspaceError
 	if !errors.As(err, &ws) {
@@ -131,7 +128,7 @@ func (r *initRun) requirementsStatePath() (path string, cleanup func()) {
 	switch {
 	case r.opts.statePath != "":
 		return r.opts.statePath, cleanup
-	case r.backend == nil || r.backend.unconfigured:
+	case r.backend == nil:
 		return defaultStatePath(r.m), cleanup
 	case r.remoteState != nil:
 		p, done, err := remoteStateFile(r.remoteState)
