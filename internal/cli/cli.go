@@ -355,7 +355,7 @@ func flagError(m *Meta, fs *flag.FlagSet, err error) (int, bool) {
 	}
 	// As OpenTofu: the diagnostic, then the command's help on stdout.
 	p := newDiagPrinter(m, nil)
-	p.extraNewline = true
+	p.ExtraNewline = true
 	p.Print(hcl.Diagnostics{errorDiag("Failed to parse command-line flags", err.Error())})
 	usage()
 	return 1, false
@@ -365,7 +365,7 @@ func flagError(m *Meta, fs *flag.FlagSet, err error) (int, bool) {
 // command's help on stdout, and returns exit code 1.
 func usageError(m *Meta, fs *flag.FlagSet, d *hcl.Diagnostic) int {
 	p := newDiagPrinter(m, nil)
-	p.extraNewline = true
+	p.ExtraNewline = true
 	p.Print(hcl.Diagnostics{d})
 	fs.Usage()
 	return 1

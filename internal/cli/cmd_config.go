@@ -54,8 +54,8 @@ func runConfig(m *Meta, args []string) int {
 	// -json, as the failure document on stdout. It returns 1.
 	failWith := func(diags hcl.Diagnostics, files map[string]*hcl.File, blankAfter bool) int {
 		printer := newDiagPrinter(m, files)
-		printer.stdout = m.Stderr
-		printer.extraNewline = blankAfter
+		printer.Stdout = m.Stderr
+		printer.ExtraNewline = blankAfter
 		printer.Print(diags)
 		if opts.json || wantsJSON(args) {
 			return printFailureDocument(m, diags)
@@ -90,7 +90,7 @@ func runConfig(m *Meta, args []string) int {
 	}
 	// Warnings go to stderr too: stdout must stay a loadable document.
 	printer := newDiagPrinter(m, doc.Files)
-	printer.stdout = m.Stderr
+	printer.Stdout = m.Stderr
 	printer.Print(diags)
 	if opts.json {
 		m.Stdout.Write(doc.RenderJSON())

@@ -57,7 +57,7 @@ func runGet(m *Meta, args []string) int {
 		if fs.NArg() > 0 {
 			// terraform get: the diagnostic alone, no help text.
 			p := newDiagPrinter(m, nil)
-			p.extraNewline = true
+			p.ExtraNewline = true
 			p.Print(hcl.Diagnostics{errorDiag("Too many command line arguments", "Expected no positional arguments. Did you mean to use -chdir?")})
 			return 1
 		}

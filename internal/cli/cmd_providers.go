@@ -124,7 +124,7 @@ func runProviders(m *Meta, args []string) int {
 		return printProvidersJSON(m, res, diags, cliDiags)
 	}
 	printer := newDiagPrinter(m, treeFiles(res.Tree))
-	printer.extraNewline = true
+	printer.ExtraNewline = true
 	if diags.HasErrors() {
 		printer.Print(diags)
 		return 1
@@ -414,7 +414,7 @@ func printProvidersErrors(m *Meta, v *varFlags, diags hcl.Diagnostics, asJSON bo
 		return printProvidersJSON(m, &requirements.Result{}, diags, cliDiags)
 	}
 	p := newDiagPrinter(m, v.files)
-	p.extraNewline = true
+	p.ExtraNewline = true
 	p.Print(diags)
 	return 1
 }

@@ -134,6 +134,6 @@ func printMirrorDiags(m *Meta, diags hcl.Diagnostics, res *requirements.Result) 
 		tree = res.Tree
 	}
 	p := newDiagPrinter(m, snippetFiles(diags, treeFiles(tree)))
-	p.extraNewline = true
+	p.ExtraNewline = true
 	p.Print(diags)
 }

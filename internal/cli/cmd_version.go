@@ -130,8 +130,8 @@ func runVersion(m *Meta, args []string) int {
 // stderr.
 func printVersionDiags(m *Meta, diags hcl.Diagnostics) {
 	p := newDiagPrinter(m, nil)
-	p.stdout = m.Stderr
-	p.extraNewline = true
+	p.Stdout = m.Stderr
+	p.ExtraNewline = true
 	p.Print(diags)
 }
 

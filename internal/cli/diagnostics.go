@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"io"
-
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/flavour"
@@ -10,26 +8,10 @@ import (
 	"github.com/tfdeps/tfdeps/requirements"
 )
 
-// diagPrinter is a command's diagnostics printer: diagrender.Printer set
-// up from the command's settings, which a command adjusts before printing.
-type diagPrinter struct {
-	stdout, stderr io.Writer
-	files          map[string]*hcl.File
-	width          int
-	color          bool
-	extraNewline   bool
-	terraform      bool
-	bare           bool
-}
-
-func newDiagPrinter(m *Meta, files map[string]*hcl.File) *diagPrinter {
-	return &diagPrinter{stdout: m.Stdout, stderr: m.Stderr, files: files, width: terminalWidth(m.Stderr), color: m.Color, terraform: m.Flavour == flavour.Terraform}
-}
-
-// Print sorts, consolidates and writes diags.
-func (p *diagPrinter) Print(diags hcl.Diagnostics) {
-	(&diagrender.Printer{Stdout: p.stdout, Stderr: p.stderr, Files: p.files, Width: p.width, Color: p.color,
-		ExtraNewline: p.extraNewline, Terraform: p.terraform, Bare: p.bare}).Print(diags)
+// newDiagPrinter is the diagnostics printer set up from the command's
+// settings, which a command adjusts before printing.
+func newDiagPrinter(m *Meta, files map[string]*hcl.File) *diagrender.Printer {
+	return &diagrender.Printer{Stdout: m.Stdout, Stderr: m.Stderr, Files: files, Width: terminalWidth(m.Stderr), Color: m.Color, Terraform: m.Flavour == flavour.Terraform}
 }
 
 // The CLI's short names for the renderer's functions.

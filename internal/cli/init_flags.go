@@ -184,7 +184,7 @@ func initArgsError(m *Meta, fs *flag.FlagSet, o initOptions, diags hcl.Diagnosti
 	}
 	if !o.json && m.Flavour != flavour.Terraform {
 		p := newDiagPrinter(m, nil)
-		p.extraNewline = true
+		p.ExtraNewline = true
 		p.Print(diags)
 		fs.Usage()
 		return 1

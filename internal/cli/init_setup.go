@@ -63,7 +63,7 @@ func printProblems(m *Meta, header, footer string, diags hcl.Diagnostics) {
 		return
 	}
 	p := newDiagPrinter(m, nil)
-	p.color = false
+	p.Color = false
 	p.Print(diags)
 	if diags.HasErrors() {
 		fmt.Fprintln(m.Stderr, footer)

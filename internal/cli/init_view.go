@@ -134,9 +134,9 @@ func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
 	p := newDiagPrinter(v.m, snippetFiles(diags, v.kept))
 	// Terraform's init separates diagnostics by one blank line only, and
 	// frames them as OpenTofu does when coloured.
-	p.extraNewline = v.m.Flavour != flavour.Terraform || v.get
-	p.terraform = false
-	p.bare = v.m.Flavour == flavour.Terraform
+	p.ExtraNewline = v.m.Flavour != flavour.Terraform || v.get
+	p.Terraform = false
+	p.Bare = v.m.Flavour == flavour.Terraform
 	p.Print(diags)
 }
 

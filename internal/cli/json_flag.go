@@ -47,7 +47,7 @@ func (j *jsonFlags) parse(m *Meta, fs *flag.FlagSet, args []string) (int, bool) 
 		return 1, false
 	case m.Flavour == flavour.Terraform:
 		p := newDiagPrinter(m, nil)
-		p.extraNewline = true
+		p.ExtraNewline = true
 		p.Print(hcl.Diagnostics{flagParseDiag(err)})
 		return 1, false
 	}

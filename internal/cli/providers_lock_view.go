@@ -112,7 +112,7 @@ func (h *lockHumanView) Diagnostics(diags hcl.Diagnostics, files map[string]*hcl
 		return
 	}
 	p := newDiagPrinter(h.m, snippetFiles(diags, files))
-	p.extraNewline = true
+	p.ExtraNewline = true
 	p.Print(diags)
 }
 

@@ -106,7 +106,7 @@ func printVarErrors(m *Meta, v *varFlags, diags hcl.Diagnostics) int {
 // mirror print diagnostics (OpenTofu crashes there: tfdeps reports them).
 func printVarErrorsExtra(m *Meta, v *varFlags, diags hcl.Diagnostics) int {
 	p := newDiagPrinter(m, v.files)
-	p.extraNewline = true
+	p.ExtraNewline = true
 	p.Print(diags)
 	return 1
 }
