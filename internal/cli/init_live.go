@@ -26,8 +26,7 @@ func providerKey(provider, version string) string { return provider + " v" + ver
 // Event prints a line of the provider section; it ends the download of
 // the provider it names, if any.
 func (v *liveView) Event(kind, provider, version, text string) {
-	v.print(func() {
-		delete(v.tasks, providerKey(provider, version))
+	v.printFinished(providerKey(provider, version), func() {
 		v.plainView.Event(kind, provider, version, text)
 	})
 }

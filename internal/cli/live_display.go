@@ -9,17 +9,14 @@ import (
 
 // liveDisplay is the live terminal display (livedisplay.Display) under
 // the names the views call.
-// tasks is the display's own map of downloads (livedisplay.Display.Tasks),
-// which a view may delete from inside print.
 // now is its clock.
 type liveDisplay struct {
-	d     *livedisplay.Display
-	tasks map[string]*livedisplay.Task
-	now   func() time.Time
+	d   *livedisplay.Display
+	now func() time.Time
 }
 
 func wrapLiveDisplay(d *livedisplay.Display) *liveDisplay {
-	l := &liveDisplay{d: d, tasks: d.Tasks(), now: time.Now}
+	l := &liveDisplay{d: d, now: time.Now}
 	d.Now = func() time.Time { return l.now() }
 	return l
 }
@@ -34,8 +31,9 @@ func newLiveDisplayTo(w io.Writer, width *livedisplay.Width) *liveDisplay {
 	return wrapLiveDisplay(livedisplay.New(w, width))
 }
 
-func (l *liveDisplay) print(f func())            { l.d.Print(f) }
-func (l *liveDisplay) started(key, label string) { l.d.Started(key, label) }
+func (l *liveDisplay) print(f func())                     { l.d.Print(f) }
+func (l *liveDisplay) printFinished(key string, f func()) { l.d.PrintFinished(key, f) }
+func (l *liveDisplay) started(key, label string)          { l.d.Started(key, label) }
 func (l *liveDisplay) progress(key, label string, done, total int64) {
 	l.d.Progress(key, label, done, total)
 }

@@ -51,9 +51,16 @@ func New(w io.Writer, width *Width) *Display {
 }
 
 // Print runs f, which prints lines, with the status line out of the way.
-func (d *Display) Print(f func()) {
+func (d *Display) Print(f func()) { d.PrintFinished("", f) }
+
+// PrintFinished is Print for a line that ends the download key (none
+// for ""): the download leaves the status line as the line is printed.
+func (d *Display) PrintFinished(key string, f func()) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if key != "" {
+		delete(d.tasks, key)
+	}
 	d.line.clear()
 	f()
 	d.draw()
@@ -106,12 +113,6 @@ func (d *Display) Close() {
 	clear(d.tasks)
 	d.line.width.Close()
 }
-
-// Tasks is the display's map of downloads in progress, by key. A caller
-// may delete from it only inside a function passed to Print, when the
-// display is locked; the status line drawn after that function leaves
-// the deleted downloads out.
-func (d *Display) Tasks() map[string]*Task { return d.tasks }
 
 // draw shows the status line for the downloads in progress, in the order
 // of their keys; a download whose bytes are all in is left out.
