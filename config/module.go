@@ -68,8 +68,16 @@ type Module struct {
 	// arguments (a child module). Terraform flavour only.
 	deferInit       bool
 	initDiags       hcl.Diagnostics
+	staticDiags     hcl.Diagnostics
 	coreConstraints []*hcl.Attribute
 }
+
+// StaticDiagnostics are the diagnostics of the module's static evaluation
+// (module sources and versions, const variables). LoadDir returns them
+// among the module's own, except where the Terraform flavour defers them
+// to the tree builder (a child module, or a root module loaded
+// WithRootVariableValues).
+func (m *Module) StaticDiagnostics() hcl.Diagnostics { return m.staticDiags }
 
 // Flavour is the product the module was loaded as (WithFlavour).
 func (m *Module) Flavour() flavour.Flavour { return m.flavour }
@@ -191,7 +199,9 @@ func (m *Module) assemble(primary, overrides []*File) hcl.Diagnostics {
 	for _, f := range overrides {
 		diags = append(diags, m.mergeFile(f)...)
 	}
-	if sd := m.staticEval(); m.deferInit {
+	sd := m.staticEval()
+	m.staticDiags = sd
+	if m.deferInit {
 		m.initDiags = sd
 	} else {
 		diags = append(diags, sd...)

@@ -57,26 +57,41 @@ func (r *Run) tofuGet(ctx context.Context) hcl.Diagnostics {
 }
 
 // terraformGet is terraform get; failed is set where it fails whatever the
-// installer reports.
+// installer reports. Terraform first loads the root module alone (its own
+// files' errors stop it there), then its installer loads it with its test
+// files, checks required_version, reads the const variables' values (one
+// missing stops it before any module is installed, reported with the test
+// files' diagnostics) and only then evaluates the module sources.
 func (r *Run) terraformGet(ctx context.Context) (diags hcl.Diagnostics, failed bool) {
-	root, diags := r.LoadRoot()
-	if diags.HasErrors() && root != nil && onlyTestFileErrors(diags) && HasModuleCalls(root) {
-		// terraform get loads the root module without its test files
-		// before installing: its installer installs the modules and
-		// reports the test files' errors with its own.
-		return r.installModules(ctx, root, diags, true), true
+	if _, err := manifest.Read(filepath.Join(r.opts.ModulesDir(), manifest.FileName)); err != nil {
+		return hcl.Diagnostics{errorDiag("failed to read module manifest: "+err.Error(), "")}, true
 	}
-	if diags.HasErrors() {
-		if !onlyTestFileErrors(diags) {
-			// Errors in the root module's own files stop terraform get
-			// before it reads the test files.
-			diags = withoutTestFileDiags(diags)
-		}
+	root, diags := config.LoadDir(".", r.rootOptions()...)
+	if root == nil {
 		return diags, true
+	}
+	static := root.StaticDiagnostics()
+	diags = WithoutStaticDiags(root, diags)
+	if diags.HasErrors() && !onlyTestFileErrors(diags) {
+		// Errors in the root module's own files stop terraform get
+		// before it reads the test files.
+		return withoutTestFileDiags(diags), true
 	}
 	if d := root.CheckTerraformCore(r.opts.Version, "", ""); d.HasErrors() {
 		// terraform get checks the root module's required_version first.
 		return d, true
+	}
+	if d := root.MissingConstVariables(); d.HasErrors() {
+		return append(diags, d...), true
+	}
+	diags = append(diags, static...)
+	if diags.HasErrors() {
+		if HasModuleCalls(root) {
+			// terraform get's installer installs the modules it can
+			// and reports these errors with its own.
+			return r.installModules(ctx, root, diags, true), true
+		}
+		return diags, true
 	}
 	// Without module calls, terraform get too writes the manifest of the
 	// root module alone.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -250,6 +251,23 @@ func onlyTestFileErrors(diags hcl.Diagnostics) bool {
 		}
 	}
 	return true
+}
+
+// WithoutStaticDiags is diags without root's static evaluation's
+// diagnostics (config.Module.StaticDiagnostics): what Terraform reports
+// from loading the root module, before it evaluates module sources.
+func WithoutStaticDiags(root *config.Module, diags hcl.Diagnostics) hcl.Diagnostics {
+	static := root.StaticDiagnostics()
+	if len(static) == 0 {
+		return diags
+	}
+	out := make(hcl.Diagnostics, 0, len(diags))
+	for _, d := range diags {
+		if !slices.Contains(static, d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // withoutTestFileDiags drops the diagnostics about test files (and

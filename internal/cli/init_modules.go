@@ -203,9 +203,10 @@ func (r *initRun) initModulesTerraform(ctx context.Context, root *config.Module,
 	r.modulesHeader()
 	if d := root.MissingConstVariables(); d.HasErrors() {
 		// Terraform needs the const variables' values to install; it has
-		// made the modules directory already.
+		// made the modules directory already, and its installer reports
+		// them with what loading the root module and its test files said.
 		_ = r.work.MakeModulesDir()
-		r.view.Diagnostics(d)
+		r.view.Diagnostics(append(workdir.WithoutStaticDiags(root, rootDiags), d...))
 		return nil, true
 	}
 	if v := root.CheckTerraformCore(r.m.Version(), "", ""); v.HasErrors() {
