@@ -39,7 +39,7 @@ const (
 
 // FromModuleStaging is where InstallFromModule installs the module first,
 // relative to the working directory (whatever TF_DATA_DIR says).
-var FromModuleStaging = filepath.Join(".terraform", "init-from-module")
+const FromModuleStaging = ".terraform" + string(filepath.Separator) + "init-from-module"
 
 // InstallFromModule copies the module at source into the working
 // directory, which must hold nothing but maybe .terraform, and installs
@@ -51,15 +51,16 @@ var FromModuleStaging = filepath.Join(".terraform", "init-from-module")
 // of the keys. o.InstallErrorsOnly, o.TreeChecks and o.RootDiags are not
 // used. Warnings of the installation are dropped, as OpenTofu drops them.
 func InstallFromModule(ctx context.Context, source string, o Options) hcl.Diagnostics {
-	if d := checkEmptyTarget("."); d != nil {
+	o = o.withDir()
+	if d := checkEmptyTarget(&o, "."); d != nil {
 		return hcl.Diagnostics{d}
 	}
 	staging := FromModuleStaging
-	_ = os.RemoveAll(staging) // MkdirAll fails too if this did
-	if err := os.MkdirAll(staging, 0o777); err != nil {
-		return hcl.Diagnostics{sourceless("Failed to create temporary directory", fmt.Sprintf("Failed to create temporary directory %s: %s.", staging, err))}
+	_ = os.RemoveAll(o.inDir(staging)) // MkdirAll fails too if this did
+	if err := os.MkdirAll(o.inDir(staging), 0o777); err != nil {
+		return hcl.Diagnostics{sourceless("Failed to create temporary directory", fmt.Sprintf("Failed to create temporary directory %s: %s.", staging, o.relErr(err)))}
 	}
-	source = absoluteIfRelative(source)
+	source = absoluteIfRelative(&o, source)
 	root, diags := fromModuleRoot(source, o.Flavour)
 	events := o.Events
 	inst := o
@@ -71,21 +72,22 @@ func InstallFromModule(ctx context.Context, source string, o Options) hcl.Diagno
 	if d := Install(ctx, root, inst); d.HasErrors() {
 		return append(diags, d...)
 	}
-	staged, err := manifest.Read(filepath.Join(staging, manifest.FileName))
+	staged, err := manifest.Read(o.inDir(filepath.Join(staging, manifest.FileName)))
 	if err != nil {
-		return append(diags, sourceless("Failed to read modules manifest file", "Error reading manifest for "+staging+": "+err.Error()+"."))
+		return append(diags, sourceless("Failed to read modules manifest file", "Error reading manifest for "+staging+": "+o.relErr(err).Error()+"."))
 	}
 	p := &placement{o: o, events: events, source: source, staging: staging, staged: staged, placed: manifest.Manifest{}}
 	diags = append(diags, p.place()...)
 	if !diags.HasErrors() {
-		_ = os.RemoveAll(staging) // a leftover does no harm
+		_ = os.RemoveAll(o.inDir(staging)) // a leftover does no harm
 	}
 	return diags
 }
 
 // checkEmptyTarget requires dir to exist and hold nothing but .terraform.
-func checkEmptyTarget(dir string) *hcl.Diagnostic {
-	entries, err := os.ReadDir(dir)
+func checkEmptyTarget(o *Options, dir string) *hcl.Diagnostic {
+	entries, err := os.ReadDir(o.inDir(dir))
+	err = o.relErr(err)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return sourceless("Target directory does not exist", fmt.Sprintf("Cannot initialize non-existent directory %s.", dir))
@@ -103,12 +105,12 @@ func checkEmptyTarget(dir string) *hcl.Diagnostic {
 // absoluteIfRelative turns a relative path source into an absolute one:
 // relative to the made-up root module it would mean nothing, and an
 // absolute path is fetched (copied) like any remote package.
-func absoluteIfRelative(source string) string {
+func absoluteIfRelative(o *Options, source string) string {
 	s := filepath.ToSlash(source)
 	if s != "." && !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") {
 		return source
 	}
-	wd, err := os.Getwd()
+	wd, err := filepath.Abs(o.inDir("."))
 	if err != nil {
 		return source
 	}
@@ -172,8 +174,8 @@ type placement struct {
 // its children), then writes the new modules.json; Terraform ignores a
 // failure to write it.
 func (p *placement) place() hcl.Diagnostics {
-	if err := os.MkdirAll(p.o.ModsDir, 0o777); err != nil {
-		return hcl.Diagnostics{sourceless("Failed to create local modules directory", fmt.Sprintf("Failed to create modules directory %s: %s.", p.o.ModsDir, err))}
+	if err := os.MkdirAll(p.o.inDir(p.o.ModsDir), 0o777); err != nil {
+		return hcl.Diagnostics{sourceless("Failed to create local modules directory", fmt.Sprintf("Failed to create modules directory %s: %s.", p.o.ModsDir, p.o.relErr(err)))}
 	}
 	keys := make([]string, 0, len(p.staged))
 	for k := range p.staged {
@@ -194,9 +196,9 @@ func (p *placement) place() hcl.Diagnostics {
 			diags = append(diags, p.placeDescendant(rec)...)
 		}
 	}
-	err := p.placed.Write(filepath.Join(p.o.ModsDir, manifest.FileName))
+	err := p.placed.Write(p.o.inDir(filepath.Join(p.o.ModsDir, manifest.FileName)))
 	if err != nil && p.o.Flavour != flavour.Terraform {
-		diags = append(diags, sourceless("Failed to write module manifest", fmt.Sprintf("Error writing module manifest: %s.", err)))
+		diags = append(diags, sourceless("Failed to write module manifest", fmt.Sprintf("Error writing module manifest: %s.", p.o.relErr(err))))
 	}
 	return diags
 }
@@ -206,8 +208,8 @@ func (p *placement) place() hcl.Diagnostics {
 // longer be found there. stop is set when Terraform gave up on a call
 // whose source is not a literal string.
 func (p *placement) placeRoot(rec manifest.Record) (diags hcl.Diagnostics, stop bool) {
-	if err := copyTree(".", rec.Dir, true); err != nil {
-		return hcl.Diagnostics{sourceless("Failed to copy root module", fmt.Sprintf("Error copying root module %q from %s to %s: %s.", p.source, rec.Dir, ".", err))}, false
+	if err := copyTree(p.o.inDir("."), p.o.inDir(rec.Dir), true); err != nil {
+		return hcl.Diagnostics{sourceless("Failed to copy root module", fmt.Sprintf("Error copying root module %q from %s to %s: %s.", p.source, rec.Dir, ".", p.o.relText(err.Error())))}, false
 	}
 	p.placed[""] = manifest.Record{Key: "", Dir: "."}
 	mod, _ := config.LoadDir(".", append(append([]config.Option{}, p.o.Config...), config.WithTestsDir(""))...)
@@ -272,21 +274,21 @@ func (p *placement) placeDescendant(rec manifest.Record) hcl.Diagnostics {
 	key := strings.TrimPrefix(rec.Key, fromModuleCall+".")
 	instPath := filepath.Join(p.o.ModsDir, key)
 	tempPath := filepath.Join(p.staging, rec.Key)
-	if _, err := os.Stat(tempPath); err != nil {
+	if _, err := os.Stat(p.o.inDir(tempPath)); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			return hcl.Diagnostics{sourceless("Failed to stat temporary module install directory", fmt.Sprintf("Error from stat %s for module %s: %s.", instPath, key, err))}
+			return hcl.Diagnostics{sourceless("Failed to stat temporary module install directory", fmt.Sprintf("Error from stat %s for module %s: %s.", instPath, key, p.o.relErr(err)))}
 		}
 		return p.placeLocal(rec, key)
 	}
-	if err := os.MkdirAll(instPath, 0o777); err != nil {
-		return hcl.Diagnostics{sourceless("Failed to create module install directory", fmt.Sprintf("Error creating directory %s for module %s: %s.", instPath, key, err))}
+	if err := os.MkdirAll(p.o.inDir(instPath), 0o777); err != nil {
+		return hcl.Diagnostics{sourceless("Failed to create module install directory", fmt.Sprintf("Error creating directory %s for module %s: %s.", instPath, key, p.o.relErr(err)))}
 	}
-	if err := copyTree(instPath, tempPath, true); err != nil {
+	if err := copyTree(p.o.inDir(instPath), p.o.inDir(tempPath), true); err != nil {
 		summary := "Failed to copy descendent module"
 		if p.o.Flavour == flavour.Terraform {
 			summary = "Failed to copy descendant module"
 		}
-		return hcl.Diagnostics{sourceless(summary, fmt.Sprintf("Error copying module %q from %s to %s: %s.", key, tempPath, ".", err))}
+		return hcl.Diagnostics{sourceless(summary, fmt.Sprintf("Error copying module %q from %s to %s: %s.", key, tempPath, ".", p.o.relText(err.Error())))}
 	}
 	sub, err := filepath.Rel(tempPath, rec.Dir)
 	if err != nil {
@@ -313,7 +315,7 @@ func (p *placement) placeLocal(rec manifest.Record, key string) hcl.Diagnostics 
 	rel, err := filepath.Rel(oldParent.Dir, rec.Dir)
 	if err != nil && oldParent.Dir == "." {
 		var abs string
-		if abs, err = filepath.Abs(oldParent.Dir); err != nil {
+		if abs, err = filepath.Abs(p.o.inDir(oldParent.Dir)); err != nil {
 			return hcl.Diagnostics{sourceless("Failed to determine module install directory", fmt.Sprintf("Error determine relative source directory for module %s: %s.", key, err))}
 		}
 		if rel, err = filepath.Rel(abs, rec.Dir); err != nil {

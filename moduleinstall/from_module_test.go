@@ -42,7 +42,7 @@ func TestCheckEmptyTarget(t *testing.T) {
 				}
 			}
 			got := ""
-			if d := checkEmptyTarget(dir); d != nil {
+			if d := checkEmptyTarget(&Options{}, dir); d != nil {
 				got = d.Summary
 			}
 			if got != tc.want {
@@ -51,7 +51,7 @@ func TestCheckEmptyTarget(t *testing.T) {
 		})
 	}
 	t.Run("missing", func(t *testing.T) {
-		d := checkEmptyTarget(filepath.Join(t.TempDir(), "nope"))
+		d := checkEmptyTarget(&Options{}, filepath.Join(t.TempDir(), "nope"))
 		if d == nil || d.Summary != "Target directory does not exist" {
 			t.Errorf("checkEmptyTarget = %v, want Target directory does not exist", d)
 		}

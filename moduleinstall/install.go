@@ -31,6 +31,13 @@ type Options struct {
 	// ModsDir is MODDIR, relative to the working directory
 	// (".terraform/modules" by default).
 	ModsDir string
+	// Dir is the working directory ("" for the current one). ModsDir,
+	// the manifest's directories and local sources are relative to it
+	// and are recorded (modules.json) and reported (events, diagnostics)
+	// as they are, exactly as when installing from inside it. Unless
+	// Config has a file system of its own, modules are read with
+	// config.OSFileSystem{Root: Dir}.
+	Dir string
 	// Upgrade replaces every module (init -upgrade, get -update).
 	Upgrade bool
 	// Registry answers registry sources (nil: registry calls fail with M10).
@@ -79,20 +86,21 @@ type Options struct {
 // It returns the diagnostics in the order they arose; the caller sorts
 // them.
 func Install(ctx context.Context, root *config.Module, o Options) hcl.Diagnostics {
+	o = o.withDir()
 	if o.ModsDir == "" {
 		o.ModsDir = filepath.Join(".terraform", "modules")
 	}
 	if o.Flavour == flavour.Terraform {
 		// terraform creates the modules directory before it installs
 		// anything, so it exists even after errors.
-		if err := os.MkdirAll(o.ModsDir, 0o777); err != nil {
-			return hcl.Diagnostics{sourceless("failed to create local modules directory: "+err.Error(), "")}
+		if err := os.MkdirAll(o.inDir(o.ModsDir), 0o777); err != nil {
+			return hcl.Diagnostics{sourceless("failed to create local modules directory: "+o.relErr(err).Error(), "")}
 		}
 	}
 	path := filepath.Join(o.ModsDir, manifest.FileName)
-	m, err := manifest.Read(path)
+	m, err := manifest.Read(o.inDir(path))
 	if err != nil {
-		return hcl.Diagnostics{sourceless("Failed to read modules manifest file", "Error reading manifest for "+o.ModsDir+": "+err.Error()+".")}
+		return hcl.Diagnostics{sourceless("Failed to read modules manifest file", "Error reading manifest for "+o.ModsDir+": "+o.relErr(err).Error()+".")}
 	}
 	m[""] = manifest.Record{Key: "", Dir: "."}
 	w := &walk{ctx: ctx, o: o, manifest: m, fetch: newFetcher(o)}
@@ -113,11 +121,11 @@ func Install(ctx context.Context, root *config.Module, o Options) hcl.Diagnostic
 	if (o.InstallErrorsOnly && installFailed) || (o.Flavour == flavour.Terraform && diags.HasErrors()) {
 		return diags
 	}
-	if err := os.MkdirAll(o.ModsDir, 0o777); err == nil {
-		err = m.Write(path)
+	if err := os.MkdirAll(o.inDir(o.ModsDir), 0o777); err == nil {
+		err = m.Write(o.inDir(path))
 	}
 	if err != nil {
-		diags = append(diags, sourceless("Failed to update module manifest", "Unable to write the module manifest file: "+err.Error()))
+		diags = append(diags, sourceless("Failed to update module manifest", "Unable to write the module manifest file: "+o.relErr(err).Error()))
 	}
 	return diags
 }
@@ -166,11 +174,11 @@ func (w *walk) loadModule(req *config.ModuleRequest) (*config.Module, string, hc
 	w.replaceIfChanged(key, call)
 	rec, recorded := w.manifest[key]
 	if !recorded {
-		if err := os.RemoveAll(instPath); err != nil {
+		if err := os.RemoveAll(w.o.inDir(instPath)); err != nil {
 			return nil, "", hcl.Diagnostics{sourceless("Failed to remove local module cache",
-				w.o.Flavour.Product()+" tried to remove "+instPath+" in order to reinstall this module, but encountered an error: "+err.Error())}
+				w.o.Flavour.Product()+" tried to remove "+instPath+" in order to reinstall this module, but encountered an error: "+w.o.relErr(err).Error())}
 		}
-	} else if isDir(rec.Dir) {
+	} else if w.isDir(rec.Dir) {
 		mod, diags := config.LoadDir(rec.Dir, w.childOptions(req)...)
 		return mod, rec.Dir, diags
 	}
@@ -232,11 +240,14 @@ func versionAccepted(recorded string, call *config.ModuleCall) bool {
 // load reads the module in dir, or reports that dir is not a readable
 // directory (nil module).
 func (w *walk) load(req *config.ModuleRequest, dir string) (*config.Module, hcl.Diagnostics) {
-	if !isDir(dir) {
+	if !w.isDir(dir) {
 		return nil, nil
 	}
 	return config.LoadDir(dir, w.childOptions(req)...)
 }
+
+// isDir is isDir for dir relative to the working directory.
+func (w *walk) isDir(dir string) bool { return dir != "" && isDir(w.o.inDir(dir)) }
 
 func isDir(dir string) bool {
 	if dir == "" {

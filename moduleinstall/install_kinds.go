@@ -22,7 +22,7 @@ import (
 func (w *walk) installLocal(req *config.ModuleRequest, src moduleaddr.Local) (*config.Module, string, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	rng := req.Call.DeclRange
-	dir, err := filepath.EvalSymlinks(filepath.Join(req.Parent.Dir, src.String()))
+	dir, err := w.o.evalSymlinks(filepath.Join(req.Parent.Dir, src.String()))
 	if err != nil {
 		diags = append(diags, sourceless("Unreadable module directory", "Unable to evaluate directory symlink: "+err.Error()))
 	}
@@ -42,12 +42,15 @@ func (w *walk) installLocal(req *config.ModuleRequest, src moduleaddr.Local) (*c
 func (w *walk) installRemote(req *config.ModuleRequest, src moduleaddr.Remote, instPath string) (*config.Module, string, hcl.Diagnostics) {
 	rng := req.Call.DeclRange
 	w.o.Events.Download(req.Key(), src.Package, "")
-	if err := w.fetch.install(w.ctx, instPath, src.Package); err != nil {
-		return nil, "", hcl.Diagnostics{blockDiag("Failed to download module", fmt.Sprintf("Could not download module %q (%s:%d) source code from %q: %s", req.Name, rng.Filename, rng.Start.Line, src.Package, err), rng)}
+	if err := w.fetch.install(w.ctx, w.o.inDir(instPath), src.Package); err != nil {
+		return nil, "", hcl.Diagnostics{blockDiag("Failed to download module", fmt.Sprintf("Could not download module %q (%s:%d) source code from %q: %s", req.Name, rng.Filename, rng.Start.Line, src.Package, w.o.relText(err.Error())), rng)}
 	}
-	dir, err := getter.SubdirGlob(instPath, src.Subdir)
+	dir, err := getter.SubdirGlob(w.o.inDir(instPath), src.Subdir)
 	if err != nil {
-		return nil, "", hcl.Diagnostics{sourceless("Failed to expand subdir globs", err.Error())}
+		return nil, "", hcl.Diagnostics{sourceless("Failed to expand subdir globs", w.o.relErr(err).Error())}
+	}
+	if rel, ok := w.o.relative(dir); ok && w.o.Dir != "" && !filepath.IsAbs(instPath) {
+		dir = rel
 	}
 	mod, diags := w.loadInstalled(req, dir, instPath, src.Subdir, false)
 	w.manifest[req.Key()] = manifest.Record{Key: req.Key(), Source: src.String(), Dir: dir}
@@ -62,10 +65,10 @@ func (w *walk) loadInstalled(req *config.ModuleRequest, dir, instPath, subdir st
 	if mod != nil {
 		return mod, diags
 	}
-	if w.o.Flavour == flavour.Terraform && registry && subdir != "" && isDir(instPath) && !exists(dir) {
+	if w.o.Flavour == flavour.Terraform && registry && subdir != "" && w.isDir(instPath) && !exists(w.o.inDir(dir)) {
 		return nil, hcl.Diagnostics{sourceless("Unreadable module subdirectory", fmt.Sprintf("The directory %s does not exist. The target submodule %s does not exist within the target module.", dir, filepath.FromSlash(subdir)))}
 	}
-	if missing, ok := firstMissing(dir); subdir != "" && ok && w.o.Flavour != flavour.Terraform {
+	if missing, ok := firstMissing(w.o.inDir(dir)); subdir != "" && ok && w.o.Flavour != flavour.Terraform {
 		format := "Cannot find directory %q in the module path %q. The requested subdirectory was %q."
 		if registry {
 			format = "Cannot find directory %q in module %q. The requested subdirectory was %q."

@@ -101,7 +101,7 @@ func (w *walk) installRegistry(req *config.ModuleRequest, src moduleaddr.Registr
 		if w.o.Flavour == flavour.Terraform {
 			from = fmt.Sprintf("%q", terraformLocation(loc, src.Subdir))
 		}
-		return nil, "", append(diags, blockDiag("Failed to download module", fmt.Sprintf("Could not download module %q (%s:%d) source code from %s: %s.", req.Name, rng.Filename, rng.Start.Line, from, err), rng))
+		return nil, "", append(diags, blockDiag("Failed to download module", fmt.Sprintf("Could not download module %q (%s:%d) source code from %s: %s.", req.Name, rng.Filename, rng.Start.Line, from, w.o.relText(err.Error())), rng))
 	}
 	mod, modDiags := w.loadInstalled(req, dir, instPath, sub, true)
 	w.manifest[req.Key()] = manifest.Record{Key: req.Key(), Source: src.String(), Version: v, Dir: dir}

@@ -143,7 +143,7 @@ func (p *prefetcher) call(path []string, parentDir string, c *config.ModuleCall,
 // below a replaced one is replaced too.
 func (p *prefetcher) reused(key string, c *config.ModuleCall, replaced bool) (string, bool) {
 	rec, ok := p.snap[key]
-	if replaced || p.w.o.Upgrade || !ok || rec.Source != c.Source.String() || !isDir(rec.Dir) {
+	if replaced || p.w.o.Upgrade || !ok || rec.Source != c.Source.String() || !p.w.isDir(rec.Dir) {
 		return "", false
 	}
 	if rec.Version != "" && !versionAccepted(rec.Version, c) {
@@ -157,7 +157,7 @@ func (p *prefetcher) reused(key string, c *config.ModuleCall, replaced bool) (st
 // tree that calls itself (stopped by the walk's cycle check) must not
 // make the prefetcher load its directories without end.
 func (p *prefetcher) exploreDir(path []string, dir string, replaced bool) {
-	if !isDir(dir) || !p.firstVisit(dir, replaced) {
+	if !p.w.isDir(dir) || !p.firstVisit(dir, replaced) {
 		return
 	}
 	// Only to find the calls to fetch ahead: without the parent's call, a
@@ -168,7 +168,7 @@ func (p *prefetcher) exploreDir(path []string, dir string, replaced bool) {
 }
 
 func (p *prefetcher) firstVisit(dir string, replaced bool) bool {
-	real, err := filepath.EvalSymlinks(dir)
+	real, err := filepath.EvalSymlinks(p.w.o.inDir(dir))
 	if err == nil {
 		real, err = filepath.Abs(real)
 	}
