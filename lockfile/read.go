@@ -27,6 +27,9 @@ type ReadOptions struct {
 	// in the warning about module blocks; empty means the flavour's
 	// default version (DefaultTofuVersion for OpenTofu).
 	TofuVersion string
+	// Dir is the directory a relative path is read from ("" for the
+	// current directory); diagnostics name the path as given.
+	Dir string
 }
 
 var fileSchema = &hcl.BodySchema{
@@ -41,7 +44,7 @@ var fileSchema = &hcl.BodySchema{
 // that was never initialised; the returned file is then nil. A file larger
 // than MaxFileSize is an error.
 func ReadFile(path string, opts ReadOptions) (*Locks, *hcl.File, hcl.Diagnostics) {
-	src, err := readLimited(path)
+	src, err := readLimited(inDir(opts.Dir, path))
 	if errors.Is(err, fs.ErrNotExist) {
 		return New(), nil, nil
 	}

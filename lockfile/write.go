@@ -1,8 +1,12 @@
 package lockfile
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -55,14 +59,52 @@ func hashListTokens(p *ProviderLock) hclwrite.Tokens {
 // 0644. Temporary files left by killed runs are removed first (see
 // RemoveStaleTempFiles). A failure is error L14, naming path as given.
 func WriteFile(path string, l *Locks, flavour Flavour) hcl.Diagnostics {
-	if err := writeAtomic(path, l.Bytes(flavour)); err != nil {
+	return WriteFileIn("", path, l, flavour)
+}
+
+// WriteFileIn is WriteFile for a path relative to directory dir ("" for
+// the current directory): the error names path, and the paths of the
+// operating system's errors, relative to dir, as from inside it.
+func WriteFileIn(dir, path string, l *Locks, flavour Flavour) hcl.Diagnostics {
+	if err := writeAtomic(inDir(dir, path), l.Bytes(flavour)); err != nil {
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to update dependency lock file",
-			Detail:   fmt.Sprintf("Error while writing new dependency lock information to %s: %s.", path, err),
+			Detail:   fmt.Sprintf("Error while writing new dependency lock information to %s: %s.", path, relativeErr(dir, err)),
 		}}
 	}
 	return nil
+}
+
+// inDir is path read from directory dir.
+func inDir(dir, path string) string {
+	if dir == "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(dir, path)
+}
+
+// relativeErr is err with the path of an *fs.PathError or *os.LinkError
+// under dir made relative to dir.
+func relativeErr(dir string, err error) error {
+	if dir == "" {
+		return err
+	}
+	rel := func(p string) string {
+		if r, ok := strings.CutPrefix(p, filepath.Clean(dir)+string(filepath.Separator)); ok {
+			return r
+		}
+		return p
+	}
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		return &fs.PathError{Op: pe.Op, Path: rel(pe.Path), Err: pe.Err}
+	case errors.As(err, &le):
+		return &os.LinkError{Op: le.Op, Old: rel(le.Old), New: rel(le.New), Err: le.Err}
+	}
+	return err
 }
 
 func writeAtomic(path string, data []byte) error {

@@ -32,7 +32,8 @@ type BackendOptions struct {
 	Reconfigure, MigrateState, ForceCopy, Cloud bool
 	// Workspace is TF_WORKSPACE ("": the one the data directory records).
 	Workspace string
-	// Getwd names -backend-config files relative to the working directory.
+	// Getwd names -backend-config files relative to the working directory
+	// (not used with Options.Dir, which is the working directory).
 	Getwd func() (string, error)
 	// KeepSource receives each -backend-config file parsed (the source of
 	// its diagnostics' snippets); may be nil.
@@ -155,16 +156,21 @@ func (s *backendStep) run(root *config.Module) (hcl.Diagnostics, error) {
 	var settings *backend.Settings
 	if block != nil {
 		parser := hclparse.NewParser()
+		getwd := o.Getwd
+		if r.opts.Dir != "" {
+			getwd = func() (string, error) { return filepath.Abs(r.opts.Dir) }
+		}
 		overrides := make([]string, len(o.Configs))
 		for i, v := range o.Configs {
 			overrides[i] = v
 			if v != "" && !strings.Contains(v, "=") {
-				overrides[i] = normalizePath(o.Getwd, v)
+				overrides[i] = normalizePath(getwd, v)
 			}
 		}
 		var diags hcl.Diagnostics
-		settings, diags = backend.Configure(fl, block, backend.Options{Overrides: overrides, Parser: parser})
-		s.body = backend.ConfiguredBody(fl, block, backend.Options{Overrides: overrides, Parser: parser})
+		bo := backend.Options{Overrides: overrides, Parser: parser, Dir: r.opts.Dir}
+		settings, diags = backend.Configure(fl, block, bo)
+		s.body = backend.ConfiguredBody(fl, block, bo)
 		for name, f := range parser.Files() {
 			s.keep(f, name)
 		}
@@ -186,7 +192,7 @@ func (s *backendStep) run(root *config.Module) (hcl.Diagnostics, error) {
 			return nil, nil
 		}
 	}
-	st, err := backend.ReadState(r.opts.dataDir())
+	st, err := backend.ReadState(r.opts.inDir(r.opts.dataDir()))
 	if err != nil {
 		s.fail(errorDiag("Failed to load state: "+stateErrorText(err), ""))
 		return nil, nil
@@ -226,7 +232,7 @@ func (s *backendStep) situation(settings *backend.Settings, saved *backend.Saved
 					target = &p
 				}
 			}
-			sit.localStates = defaultLocalStatesExist(target)
+			sit.localStates = s.r.defaultLocalStatesExist(target)
 		}
 	}
 	if saved != nil {
@@ -323,7 +329,7 @@ func (s *backendStep) recordedUnchanged(block *backend.Block) *backend.State {
 	if len(o.Configs) > 0 || o.Reconfigure || o.MigrateState {
 		return nil
 	}
-	st, err := backend.ReadState(s.r.opts.dataDir())
+	st, err := backend.ReadState(s.r.opts.inDir(s.r.opts.dataDir()))
 	if err != nil || st == nil || st.Backend == nil || st.Backend.Type != block.Type {
 		return nil
 	}
@@ -357,8 +363,8 @@ func (s *backendStep) keep(f *hcl.File, name string) {
 func (s *backendStep) savedStateEmpty(saved *backend.SavedBackend) bool {
 	if saved.Type == "local" {
 		p := s.r.localPathsOf(saved)
-		list, err := localWorkspaces(p)
-		return err == nil && len(list) == 1 && !stateFileHasContent(p.statePath)
+		list, err := s.r.localWorkspaces(p)
+		return err == nil && len(list) == 1 && !s.r.stateFileHasContent(p.statePath)
 	}
 	return s.o.RemoteStateEmpty != nil && s.o.RemoteStateEmpty(saved)
 }
@@ -366,7 +372,7 @@ func (s *backendStep) savedStateEmpty(saved *backend.SavedBackend) bool {
 // fromSaved is the step with -backend=false: the backend recorded in the
 // data directory (if any) is the one in effect.
 func (s *backendStep) fromSaved() (hcl.Diagnostics, error) {
-	st, err := backend.ReadState(s.r.opts.dataDir())
+	st, err := backend.ReadState(s.r.opts.inDir(s.r.opts.dataDir()))
 	if err != nil {
 		s.fail(errorDiag("Failed to load state: "+stateErrorText(err), ""))
 		return nil, nil
@@ -401,7 +407,7 @@ func (s *backendStep) writeState(st *backend.State, rec *backend.SavedBackend) e
 	if s.r.opts.Flavour == flavour.Terraform {
 		out.TerraformVersion = s.r.opts.Version
 	}
-	return backend.WriteState(s.r.opts.Flavour, s.r.opts.dataDir(), out)
+	return s.r.relErr(backend.WriteState(s.r.opts.Flavour, s.r.opts.inDir(s.r.opts.dataDir()), out))
 }
 
 // openWorkspace is what init does with the backend in effect once the
@@ -418,8 +424,8 @@ func (s *backendStep) openWorkspace() (hcl.Diagnostics, error) {
 	if rec == nil || rec.Type == "local" {
 		p := s.r.localPathsOf(rec)
 		if ws != "default" {
-			if err := os.MkdirAll(filepath.Join(p.workspaceDir, ws), 0o755); err != nil {
-				return append(res.Diags, errorDiag("Error loading state", err.Error())), &WorkspaceError{}
+			if err := os.MkdirAll(s.r.opts.inDir(filepath.Join(p.workspaceDir, ws)), 0o755); err != nil {
+				return append(res.Diags, errorDiag("Error loading state", s.r.relErr(err).Error())), &WorkspaceError{}
 			}
 		}
 		res.StatePath = p.statePathOf(ws)
@@ -441,7 +447,7 @@ func (s *backendStep) workspace() (name string, overridden bool) {
 	if s.o.Workspace != "" {
 		return s.o.Workspace, true
 	}
-	if b, err := regfile.ReadFile(filepath.Join(s.r.opts.dataDir(), "environment")); err == nil {
+	if b, err := regfile.ReadFile(s.r.opts.inDir(filepath.Join(s.r.opts.dataDir(), "environment"))); err == nil {
 		if ws := strings.TrimSpace(string(b)); ws != "" {
 			return ws, false
 		}
@@ -461,8 +467,8 @@ func (s *backendStep) selectWorkspace(rec *backend.SavedBackend) hcl.Diagnostics
 	switch {
 	case rec.Type == "local":
 		var err error
-		if list, err = localWorkspaces(s.r.localPathsOf(rec)); err != nil {
-			return hcl.Diagnostics{errorDiag("Failed to get existing workspaces: "+err.Error(), "")}
+		if list, err = s.r.localWorkspaces(s.r.localPathsOf(rec)); err != nil {
+			return hcl.Diagnostics{errorDiag("Failed to get existing workspaces: "+s.r.relErr(err).Error(), "")}
 		}
 	case s.o.RemoteWorkspaces == nil:
 		return nil
@@ -483,7 +489,7 @@ func (s *backendStep) selectWorkspace(rec *backend.SavedBackend) hcl.Diagnostics
 	}
 	if len(list) == 1 {
 		if err := s.setWorkspace(list[0]); err != nil {
-			return hcl.Diagnostics{errorDiag(err.Error(), "")}
+			return hcl.Diagnostics{errorDiag(s.r.relErr(err).Error(), "")}
 		}
 		return nil
 	}
@@ -492,7 +498,7 @@ func (s *backendStep) selectWorkspace(rec *backend.SavedBackend) hcl.Diagnostics
 
 // setWorkspace records the selected workspace in the data directory.
 func (s *backendStep) setWorkspace(name string) error {
-	dir := s.r.opts.dataDir()
+	dir := s.r.opts.inDir(s.r.opts.dataDir())
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -602,9 +608,9 @@ func (r *Run) localPathsOf(rec *backend.SavedBackend) localPaths {
 
 // localWorkspaces lists a local backend's workspaces: "default", then
 // the directories of its workspace directory, sorted.
-func localWorkspaces(p localPaths) ([]string, error) {
+func (r *Run) localWorkspaces(p localPaths) ([]string, error) {
 	out := []string{"default"}
-	entries, err := os.ReadDir(p.workspaceDir)
+	entries, err := os.ReadDir(r.opts.inDir(p.workspaceDir))
 	if errors.Is(err, os.ErrNotExist) {
 		return out, nil
 	}
@@ -631,9 +637,9 @@ func (p localPaths) statePathOf(ws string) string {
 // local backend holds a non-empty state that configuring a backend would
 // copy: target, when the new backend is local, keeps the states at the
 // same paths (nothing to copy there).
-func defaultLocalStatesExist(target *localPaths) bool {
+func (r *Run) defaultLocalStatesExist(target *localPaths) bool {
 	p := localPaths{statePath: "terraform.tfstate", workspaceDir: "terraform.tfstate.d"}
-	list, err := localWorkspaces(p)
+	list, err := r.localWorkspaces(p)
 	if err != nil {
 		return true
 	}
@@ -642,7 +648,7 @@ func defaultLocalStatesExist(target *localPaths) bool {
 		if target != nil && filepath.Clean(target.statePathOf(ws)) == filepath.Clean(path) {
 			continue
 		}
-		if stateFileHasContent(path) {
+		if r.stateFileHasContent(path) {
 			return true
 		}
 	}
@@ -651,8 +657,8 @@ func defaultLocalStatesExist(target *localPaths) bool {
 
 // stateFileHasContent reports a state file with resources or outputs (an
 // unreadable one counts: the tools would fail on it).
-func stateFileHasContent(path string) bool {
-	b, err := regfile.ReadFileMax(path, 256<<20)
+func (r *Run) stateFileHasContent(path string) bool {
+	b, err := regfile.ReadFileMax(r.opts.inDir(path), 256<<20)
 	if errors.Is(err, os.ErrNotExist) || (err == nil && len(b) == 0) {
 		return false
 	}

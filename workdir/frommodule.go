@@ -61,7 +61,7 @@ func (r *Run) fromModuleTargetDiag() *hcl.Diagnostic {
 	if tf {
 		testsDir = r.opts.TestsDir
 	}
-	files, diags := config.DiscoverFiles(config.OSFileSystem{}, ".", testsDir, r.opts.Flavour)
+	files, diags := config.DiscoverFiles(r.opts.fileSystem(), ".", testsDir, r.opts.Flavour)
 	switch {
 	case diags.HasErrors() && tf:
 		return errorDiag("Error validating destination directory: "+diags.Error(), "")
@@ -75,10 +75,14 @@ func (r *Run) fromModuleTargetDiag() *hcl.Diagnostic {
 	return errorDiag("The working directory already contains files", fromModuleNotEmptyTofu)
 }
 
-// IsEmpty reports whether the working directory has no configuration
-// files of flavour f (test files do not count): init then has nothing to
-// do.
-func IsEmpty(f flavour.Flavour) bool {
-	files, diags := config.DiscoverFiles(config.OSFileSystem{}, ".", "", f)
+// IsEmpty reports whether the current directory has no configuration
+// files of flavour f: IsEmptyDir("", f).
+func IsEmpty(f flavour.Flavour) bool { return IsEmptyDir("", f) }
+
+// IsEmptyDir reports whether directory dir ("" for the current one) has
+// no configuration files of flavour f (test files do not count): init
+// then has nothing to do.
+func IsEmptyDir(dir string, f flavour.Flavour) bool {
+	files, diags := config.DiscoverFiles(config.OSFileSystem{Root: dir}, ".", "", f)
 	return !diags.HasErrors() && files.Empty()
 }

@@ -23,7 +23,7 @@ type Result struct {
 	Providers *ProvidersResult
 }
 
-// Init initialises the working directory: it records the plugin
+// Init initialises the working directory (Options.Dir): it records the plugin
 // directories (Options.PluginDirs), loads the root module, installs the
 // modules it calls (or, with NoGet, checks they are installed), collects
 // the provider requirements, installs the providers and updates the lock
@@ -36,20 +36,24 @@ type Result struct {
 // The error is nil on success (the diagnostics may hold warnings), or
 // ErrConfiguration, ErrFailed, ErrUpgradeReadOnly, or ctx's error.
 func Init(ctx context.Context, opts Options, events Events) (*Result, hcl.Diagnostics, error) {
-	if err := StorePluginDirs(opts.dataDir(), opts.PluginDirs); err != nil {
+	if err := StorePluginDirs(opts.inDir(opts.dataDir()), opts.PluginDirs); err != nil {
 		return nil, hcl.Diagnostics{errorDiag("Error saving -plugin-path values", err.Error())}, ErrFailed
 	}
 	if opts.Version == "" {
 		opts.Version = opts.Flavour.DefaultVersion()
 	}
 	if opts.Providers == nil {
-		src, diags := providersource.Build(providersource.BuildOptions{Config: opts.CLIConfig, Registry: opts.Registry, PluginDirs: opts.PluginDirs})
+		pluginDirs := make([]string, len(opts.PluginDirs))
+		for i, d := range opts.PluginDirs {
+			pluginDirs[i] = opts.inDir(d)
+		}
+		src, diags := providersource.Build(providersource.BuildOptions{Config: opts.CLIConfig, Registry: opts.Registry, PluginDirs: pluginDirs})
 		if diags.HasErrors() {
 			return nil, diags, ErrFailed
 		}
 		opts.Providers = src
 	}
-	if IsEmpty(opts.Flavour) {
+	if IsEmptyDir(opts.Dir, opts.Flavour) {
 		return &Result{Empty: true}, nil, nil
 	}
 	r := NewRun(opts, events)
@@ -83,7 +87,8 @@ func Init(ctx context.Context, opts Options, events Events) (*Result, hcl.Diagno
 	return res, diags, err
 }
 
-// StorePluginDirs records the -plugin-dir values in dataDir/plugin_path,
+// StorePluginDirs records the -plugin-dir values in dataDir/plugin_path
+// (dataDir as the operating system is given it; the values as given),
 // as init does: nothing without values, the file removed for a single
 // empty value.
 func StorePluginDirs(dataDir string, dirs []string) error {

@@ -17,6 +17,8 @@ type lockUpdate struct {
 	incomplete *hcl.Diagnostic
 	// events hears the file about to be written (may be nil).
 	events func(LockFileChange)
+	// dir is the working directory ("" for the current one).
+	dir string
 }
 
 // apply compares the selections and writes the file when they changed
@@ -45,7 +47,7 @@ func (u lockUpdate) apply() (LockFileChange, hcl.Diagnostics, bool) {
 	if u.events != nil {
 		u.events(change)
 	}
-	writeDiags := lockfile.WriteFile(LockFileName, u.new, u.flavour)
+	writeDiags := lockfile.WriteFileIn(u.dir, LockFileName, u.new, u.flavour)
 	diags = append(diags, writeDiags...)
 	return change, diags, writeDiags.HasErrors()
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -22,8 +21,8 @@ import (
 // LoadRoot reads the module manifest (a broken one is an error) and the
 // root module with its test files and the variable values.
 func (r *Run) LoadRoot() (*config.Module, hcl.Diagnostics) {
-	if _, err := manifest.Read(filepath.Join(r.opts.ModulesDir(), manifest.FileName)); err != nil {
-		return nil, hcl.Diagnostics{errorDiag("failed to read module manifest: "+err.Error(), "")}
+	if _, err := manifest.Read(r.opts.inDir(r.manifestPath())); err != nil {
+		return nil, hcl.Diagnostics{errorDiag("failed to read module manifest: "+r.relErr(err).Error(), "")}
 	}
 	return config.LoadDir(".", r.rootOptions()...)
 }
@@ -62,10 +61,11 @@ func (r *Run) moduleOptions(rootDiags hcl.Diagnostics, get bool) moduleinstall.O
 	o := &r.opts
 	var cache *moduleinstall.Cache
 	if o.ModuleCacheDir != "" {
-		cache = moduleinstall.OpenCache(o.ModuleCacheDir)
+		cache = moduleinstall.OpenCache(o.inDir(o.ModuleCacheDir))
 	}
 	opts := moduleinstall.Options{
 		ModsDir:     o.ModulesDir(),
+		Dir:         o.Dir,
 		Parallelism: o.ModuleParallelism,
 		Upgrade:     o.Upgrade,
 		Registry:    r.moduleRegistry(),
@@ -135,7 +135,7 @@ func getTreeChecks(tree *config.Tree) hcl.Diagnostics {
 // records them, unchanged. A manifest that cannot be read stops init with
 // ErrFailed and no diagnostic (its loader reported it already).
 func (r *Run) CheckModulesInstalled(root *config.Module) (hcl.Diagnostics, error) {
-	m, err := manifest.Read(filepath.Join(r.opts.ModulesDir(), manifest.FileName))
+	m, err := manifest.Read(r.opts.inDir(r.manifestPath()))
 	if err != nil {
 		return nil, ErrFailed
 	}
@@ -173,7 +173,7 @@ func testRunsInstalled(tree *config.Tree, walker config.ModuleWalker, f flavour.
 // MakeModulesDir makes the data directory's modules directory, as
 // Terraform does before it asks for the const variables' values.
 func (r *Run) MakeModulesDir() error {
-	return os.MkdirAll(r.opts.ModulesDir(), 0o777)
+	return r.relErr(os.MkdirAll(r.opts.inDir(r.opts.ModulesDir()), 0o777))
 }
 
 // BackendLoadDiags are the diagnostics of terraform's backend loading the

@@ -17,10 +17,26 @@ import (
 // LockFileName is the dependency lock file of a working directory.
 const LockFileName = ".terraform.lock.hcl"
 
-// Options are the settings and effects of one initialisation. The
-// working directory is the process's current directory: configuration
-// paths in diagnostics are relative to it, as OpenTofu shows them.
+// Options are the settings and effects of one initialisation.
+//
+// The working directory is Dir, or the process's current directory when
+// Dir is "". Everything is read and written relative to it, and shown as
+// from inside it: configuration paths in diagnostics ("main.tf"), module
+// directories in modules.json and events (".terraform/modules/x"), the
+// lock file, the data directory. So are the relative paths of these
+// options and of BackendOptions — DataDir (TF_DATA_DIR), TestsDir,
+// StatePath, PluginDirs (recorded in the data directory as given),
+// -backend-config files, MemoDir, PackageLockDir, ModuleCacheDir, the CLI
+// configuration's plugin cache directory — as they are for OpenTofu after
+// -chdir=Dir. Variable values are read by the caller
+// (config.CollectInputValues): give it VarSources{Dir: ".", FS:
+// config.OSFileSystem{Root: Dir}} so that -var-file names and
+// terraform.tfvars are found in Dir too. No current directory is changed,
+// so initialisations of different directories may run at once in one
+// process (each directory's own, by Lock, one at a time).
 type Options struct {
+	// Dir is the root module's directory ("" for the current directory).
+	Dir string
 	// Flavour is the product emulated (OpenTofu by default); Version its
 	// version, which required_version constraints are checked against.
 	Flavour flavour.Flavour
@@ -79,7 +95,8 @@ type Options struct {
 	ModuleParallelism int
 }
 
-// dataDir is the data directory.
+// dataDir is the data directory, relative to the working directory
+// unless absolute.
 func (o *Options) dataDir() string {
 	if o.DataDir != "" {
 		return o.DataDir
@@ -87,18 +104,30 @@ func (o *Options) dataDir() string {
 	return providerinstall.DefaultDataDir
 }
 
+// inDir is path p, relative to the working directory, as the operating
+// system must be given it.
+func (o *Options) inDir(p string) string {
+	if o.Dir == "" || p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(o.Dir, p)
+}
+
+// fileSystem reads the configuration relative to the working directory.
+func (o *Options) fileSystem() config.OSFileSystem { return config.OSFileSystem{Root: o.Dir} }
+
 // ModulesDir is the data directory's modules directory.
 func (o *Options) ModulesDir() string { return filepath.Join(o.dataDir(), "modules") }
 
 // configOptions are the loader options every load passes: the flavour and
 // its version, then extra.
 func (o *Options) configOptions(extra ...config.Option) []config.Option {
-	return append([]config.Option{config.WithTofuVersion(o.Version), config.WithFlavour(o.Flavour)}, extra...)
+	return append([]config.Option{config.WithFileSystem(o.fileSystem()), config.WithTofuVersion(o.Version), config.WithFlavour(o.Flavour)}, extra...)
 }
 
 // lockReadOptions read the lock file as the flavour does.
 func (o *Options) lockReadOptions() lockfile.ReadOptions {
-	return lockfile.ReadOptions{Flavour: o.Flavour, TofuVersion: o.Version}
+	return lockfile.ReadOptions{Flavour: o.Flavour, TofuVersion: o.Version, Dir: o.Dir}
 }
 
 func (o *Options) cliConfig() *cliconfig.Config {

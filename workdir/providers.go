@@ -84,7 +84,7 @@ func (r *Run) InstallProviders(ctx context.Context, reqs *requirements.Result, d
 		}
 		return nil, diags, ErrFailed
 	}
-	upd := lockUpdate{old: locks, new: res.Locks, readOnly: o.LockReadOnly, flavour: o.Flavour, events: r.events.LockFile}
+	upd := lockUpdate{old: locks, new: res.Locks, readOnly: o.LockReadOnly, flavour: o.Flavour, events: r.events.LockFile, dir: o.Dir}
 	if len(res.Incomplete) > 0 {
 		upd.incomplete = incompleteLockDiag(o.Flavour, res.Incomplete, in.Platform.String())
 	}
@@ -133,7 +133,7 @@ func (r *Run) providerEvents(failures *diagCollector, want providerinstall.Requi
 
 // NewInstaller is the provider installer of the working directory that o
 // describes: its providers directory, its target platform, the plugin
-// cache of the CLI configuration.
+// cache of the CLI configuration (relative paths relative to o.Dir).
 func NewInstaller(o Options) (*providerinstall.Installer, error) {
 	platform := addrs.CurrentPlatform()
 	if o.Platform != "" {
@@ -146,20 +146,20 @@ func NewInstaller(o Options) (*providerinstall.Installer, error) {
 	cfg := o.cliConfig()
 	in := &providerinstall.Installer{
 		Source:                o.Providers,
-		Target:                providerinstall.ProvidersDir(o.DataDir),
+		Target:                providerinstall.ProvidersDir(o.inDir(o.dataDir())),
 		CacheMayBreakLockFile: cfg.PluginCacheMayBreakDependencyLockFile,
 		Platform:              platform,
 		Unmanaged:             o.Reattached,
 		EnforceGPG:            o.EnforceGPG,
-		MemoDir:               o.MemoDir,
+		MemoDir:               o.inDir(o.MemoDir),
 		Flavour:               o.Flavour,
-		LockDir:               o.PackageLockDir,
+		LockDir:               o.inDir(o.PackageLockDir),
 	}
 	if o.Registry != nil {
 		in.Downloader = o.Registry
 	}
-	if cfg.PluginCacheDir != "" && !sameDir(cfg.PluginCacheDir, in.Target.Base()) {
-		cache := providerinstall.NewDir(cfg.PluginCacheDir)
+	if cacheDir := o.inDir(cfg.PluginCacheDir); cacheDir != "" && !sameDir(cacheDir, in.Target.Base()) {
+		cache := providerinstall.NewDir(cacheDir)
 		in.Cache = &cache
 	}
 	return in, nil

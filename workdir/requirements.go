@@ -9,6 +9,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/regfile"
 	"github.com/tfdeps/tfdeps/moduleinstall/manifest"
 	"github.com/tfdeps/tfdeps/requirements"
 )
@@ -29,8 +30,9 @@ var ErrConfiguration = errors.New("the configuration is invalid")
 func (r *Run) Requirements(statePath string, before, diags hcl.Diagnostics) (*requirements.Result, hcl.Diagnostics, error) {
 	o := &r.opts
 	reqs, loadDiags := requirements.Load(".", requirements.Options{
-		Config:    o.configOptions(append([]config.Option{config.WithTestsDir(o.TestsDir), config.WithFileSystem(manifestFS{manifest: filepath.Join(o.ModulesDir(), manifest.FileName)})}, o.Variables...)...),
+		Config:    o.configOptions(append([]config.Option{config.WithTestsDir(o.TestsDir), config.WithFileSystem(manifestFS{OSFileSystem: o.fileSystem(), manifest: r.manifestPath()})}, o.Variables...)...),
 		StateFile: statePath,
+		ReadFile:  func(name string) ([]byte, error) { return regfile.ReadFile(o.inDir(name)) },
 	})
 	diags = RootWarningsAgain(*o, append(diags, withoutOwnWarnings(loadDiags)...))
 	diags = append(before, diags...)
@@ -178,7 +180,8 @@ func treeCheckWarnings(reqs *requirements.Result) hcl.Diagnostics {
 	return out
 }
 
-// manifestFS reads the configuration from the operating system, except
+// manifestFS reads the configuration from the operating system (relative
+// to the working directory), except
 // that the module manifest the tree loader looks for at
 // .terraform/modules/modules.json is read from the data directory's
 // modules directory, so the requirements of installed modules are found
