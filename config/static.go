@@ -25,7 +25,16 @@ type staticOptions struct {
 	workspace string
 	// call is set for a child module: how its parent calls it.
 	call *staticCall
+	// workDir is the working directory of path.cwd and abspath ("": the
+	// process's current directory).
+	workDir string
 }
+
+// WithWorkingDir sets the working directory that path.cwd and abspath
+// resolve against ("" for the process's current directory): give the
+// Root of an OSFileSystem given to WithFileSystem, so that both read as
+// when loading from inside it.
+func WithWorkingDir(dir string) Option { return func(o *options) { o.static.workDir = dir } }
 
 // WithInputValues gives the root module's variable values (nil: every
 // variable takes its default; a required one used statically is an error).
@@ -72,6 +81,8 @@ type staticEvaluator struct {
 	values *InputValues
 	funcs  map[string]function.Function
 	memo   localMemo
+	// workDir: staticOptions.workDir.
+	workDir string
 }
 
 // functions returns the function table, built with the evaluator and
@@ -80,13 +91,13 @@ func (e *staticEvaluator) functions() map[string]function.Function { return e.fu
 
 func newStaticEvaluator(m *Module, o staticOptions) *staticEvaluator {
 	if o.call != nil {
-		return &staticEvaluator{mod: m, call: *o.call, funcs: staticFunctions()}
+		return &staticEvaluator{mod: m, call: *o.call, funcs: staticFunctionsIn(o.workDir), workDir: o.workDir}
 	}
 	ws := o.workspace
 	if ws == "" {
 		ws = "default"
 	}
-	return &staticEvaluator{mod: m, values: o.values, funcs: staticFunctions(), call: staticCall{vars: o.values.rootVariable, rootDir: m.SourceDir, workspace: ws}}
+	return &staticEvaluator{mod: m, values: o.values, funcs: staticFunctionsIn(o.workDir), call: staticCall{vars: o.values.rootVariable, rootDir: m.SourceDir, workspace: ws}, workDir: o.workDir}
 }
 
 // childCall is the call of a child module: its variables are the call's

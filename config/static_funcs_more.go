@@ -62,9 +62,26 @@ func markFunc(mark bool) function.Function {
 
 // absPath is OpenTofu's abspath: the path made absolute against the
 // working directory, with forward slashes.
-func absPath(p string) (string, error) {
+func absPath(p string) (string, error) { return absPathIn("", p) }
+
+// absPathIn is abspath with working directory dir ("" for the current
+// directory).
+func absPathIn(dir, p string) (string, error) {
+	if dir != "" && !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
 	abs, err := filepath.Abs(p)
 	return filepath.ToSlash(abs), err
+}
+
+// staticFunctionsIn are staticFunctions with abspath resolving against
+// working directory dir.
+func staticFunctionsIn(dir string) map[string]function.Function {
+	funcs := staticFunctions()
+	if dir != "" {
+		funcs["abspath"] = stringFunc(func(p string) (string, error) { return absPathIn(dir, p) })
+	}
+	return funcs
 }
 
 func stringFunc(fn func(string) (string, error)) function.Function {

@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -273,11 +272,11 @@ func (m *localMemo) spend() bool {
 func (s staticScope) pathAttr(name string, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	switch name {
 	case "cwd":
-		wd, err := filepath.Abs(".")
+		wd, err := absPathIn(s.eval.workDir, ".")
 		if err != nil {
 			return cty.DynamicVal, hcl.Diagnostics{errorDiag("Failed to get working directory", fmt.Sprintf("The value for path.cwd cannot be determined due to a system error: %s", err), &rng)}
 		}
-		return cty.StringVal(filepath.ToSlash(wd)), nil
+		return cty.StringVal(wd), nil
 	case "module":
 		return cty.StringVal(s.eval.mod.SourceDir), nil
 	case "root":

@@ -26,11 +26,12 @@ func (o *Options) inDir(p string) string {
 	return filepath.Join(o.Dir, p)
 }
 
-// withDir returns o with its loader options reading relative to o.Dir
-// (a file system option of the caller's own, given later, wins).
+// withDir returns o with its loader options reading relative to o.Dir,
+// and path.cwd and abspath resolving against it (options of the caller's
+// own, given later, win).
 func (o Options) withDir() Options {
 	if o.Dir != "" {
-		o.Config = append([]config.Option{config.WithFileSystem(config.OSFileSystem{Root: o.Dir})}, o.Config...)
+		o.Config = append([]config.Option{config.WithFileSystem(config.OSFileSystem{Root: o.Dir}), config.WithWorkingDir(o.Dir)}, o.Config...)
 	}
 	return o
 }

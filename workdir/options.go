@@ -122,7 +122,7 @@ func (o *Options) ModulesDir() string { return filepath.Join(o.dataDir(), "modul
 // configOptions are the loader options every load passes: the flavour and
 // its version, then extra.
 func (o *Options) configOptions(extra ...config.Option) []config.Option {
-	return append([]config.Option{config.WithFileSystem(o.fileSystem()), config.WithTofuVersion(o.Version), config.WithFlavour(o.Flavour)}, extra...)
+	return append([]config.Option{config.WithFileSystem(o.fileSystem()), config.WithWorkingDir(o.Dir), config.WithTofuVersion(o.Version), config.WithFlavour(o.Flavour)}, extra...)
 }
 
 // lockReadOptions read the lock file as the flavour does.
