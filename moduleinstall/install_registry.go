@@ -87,7 +87,7 @@ func (w *walk) installRegistry(req *config.ModuleRequest, src moduleaddr.Registr
 	if err != nil {
 		return nil, "", append(diags, sourceless("Error accessing remote module registry", fmt.Sprintf("Failed to retrieve a download URL for %s %s from %s: %s", src.String(), v, src.Host.ForDisplay(), err)))
 	}
-	err = w.fetch.obtain(w.ctx, instPath, w.registryPackage(w.ctx, src, v, loc))
+	err = w.fetch.obtain(w.ctx, w.o.inDir(instPath), w.registryPackage(w.ctx, src, v, loc))
 	sub := locationSubdir(loc)
 	dir := instPath
 	if sub != "" {
