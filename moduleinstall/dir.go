@@ -78,10 +78,22 @@ const maxLinks = 255
 // directory: the result is relative to it too, unless a link leads to an
 // absolute path, exactly as filepath.EvalSymlinks(p) would answer from
 // inside the working directory. Links are resolved in p alone, never in
-// the working directory's own path.
+// the working directory's own path; p is looked up from the working
+// directory's real path, as the kernel does from inside it (so "../x"
+// is beside the real directory, not beside a link to it).
 func (o *Options) evalSymlinks(p string) (string, error) {
 	if o.Dir == "" || filepath.IsAbs(p) {
 		return filepath.EvalSymlinks(p)
+	}
+	base, err := filepath.EvalSymlinks(o.Dir)
+	if err != nil {
+		base = o.Dir
+	}
+	at := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(base, p)
 	}
 	dest, rest := "", p
 	links := 0
@@ -107,9 +119,9 @@ func (o *Options) evalSymlinks(p string) (string, error) {
 			continue
 		}
 		next := filepath.Join(dest, comp)
-		fi, err := os.Lstat(o.inDir(next))
+		fi, err := os.Lstat(at(next))
 		if err != nil {
-			return "", o.relErr(err)
+			return "", named(err, next)
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
 			if !fi.IsDir() && rest != "" {
@@ -121,9 +133,9 @@ func (o *Options) evalSymlinks(p string) (string, error) {
 		if links++; links > maxLinks {
 			return "", errors.New("EvalSymlinks: too many links")
 		}
-		target, err := os.Readlink(o.inDir(next))
+		target, err := os.Readlink(at(next))
 		if err != nil {
-			return "", o.relErr(err)
+			return "", named(err, next)
 		}
 		if filepath.IsAbs(target) {
 			vol := filepath.VolumeName(target)
@@ -142,3 +154,12 @@ func (o *Options) evalSymlinks(p string) (string, error) {
 }
 
 func isRoot(p string) bool { return filepath.Dir(p) == p }
+
+// named is err naming path p, as p was given.
+func named(err error, p string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: p, Err: pe.Err}
+	}
+	return err
+}

@@ -26,6 +26,12 @@
 // in a graph walk whose order between independent modules varies from
 // run to run; the walk order here is one of its orders.
 //
+// It works in the working directory Options.Dir (the current directory
+// when ""), without changing the process's: the paths it records and
+// reports stay relative to it, and are joined to it only where the
+// operating system is called (dir.go), so that several installations can
+// run at once in one process.
+//
 // It does not own source addresses and version selection (moduleaddr),
 // the manifest format (moduleinstall/manifest), the configuration
 // loader and tree (config) or the registry protocol client

@@ -34,9 +34,9 @@ type Options struct {
 	// Dir is the working directory ("" for the current one). ModsDir,
 	// the manifest's directories and local sources are relative to it
 	// and are recorded (modules.json) and reported (events, diagnostics)
-	// as they are, exactly as when installing from inside it. Unless
-	// Config has a file system of its own, modules are read with
-	// config.OSFileSystem{Root: Dir}.
+	// as they are, exactly as when installing from inside it. Modules
+	// are read with config.OSFileSystem{Root: Dir} and
+	// config.WithWorkingDir(Dir) unless Config says otherwise.
 	Dir string
 	// Upgrade replaces every module (init -upgrade, get -update).
 	Upgrade bool

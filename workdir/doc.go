@@ -34,8 +34,14 @@
 // flags, the selected workspace and the contact with remote backends
 // (-backend-check, which may ask for input) in BackendOptions.
 //
-// The working directory is the process's current directory, as for the
-// reference tools (paths in diagnostics are relative to it).
+// The working directory is Options.Dir, or the process's current
+// directory when it is "". Every file is read and written relative to it,
+// and every path recorded or shown is as from inside it (diagnostics name
+// "main.tf", modules.json and events ".terraform/modules/x"), as the
+// reference tools show them after -chdir; relative paths in the options
+// are relative to it too. The package never changes the current
+// directory and keeps no global state, so initialisations of different
+// directories can run at once in one process.
 //
 // Init runs the steps in order for a caller that shows nothing between
 // them; it keeps the default local backend (no backend block: nothing to
