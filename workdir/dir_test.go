@@ -38,7 +38,7 @@ type dirScenario struct {
 	// example is a directory copied into the working directory's
 	// subdirectory exampleAt first; files are written after it.
 	example, exampleAt string
-	files   map[string]string
+	files              map[string]string
 	// kind: "init" (Init), "steps" (the Run steps with a backend step, as
 	// the tfdeps command calls them), "get" (PrepareGet and Get), "copy"
 	// (CopyFromModule of ../src, then Init).
