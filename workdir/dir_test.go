@@ -19,9 +19,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/registrytest"
 	"github.com/tfdeps/tfdeps/providerinstall"
-	"github.com/tfdeps/tfdeps/providersource"
 	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/versions"
 	"github.com/tfdeps/tfdeps/workdir"
@@ -98,6 +98,7 @@ func dirScenarios() []dirScenario {
 	return []dirScenario{
 		{name: "basic", example: basic, kind: "init", opts: workdir.Options{PluginDirs: []string{"mirror"}, TestsDir: "tests"}},
 		{name: "modules", example: filepath.Join(basic, "mirror"), exampleAt: "mirror", kind: "init", files: modulesFiles, opts: workdir.Options{PluginDirs: []string{"mirror"}, TestsDir: "tests"}},
+		{name: "terraform", example: filepath.Join(basic, "mirror"), exampleAt: "mirror", kind: "init", files: modulesFiles, opts: workdir.Options{Flavour: flavour.Terraform, PluginDirs: []string{"mirror"}, TestsDir: "tests"}},
 		{name: "steps", example: filepath.Join(basic, "mirror"), exampleAt: "mirror", kind: "steps", files: modulesFiles, opts: workdir.Options{PluginDirs: []string{"mirror"}, TestsDir: "tests", DataDir: "data"}, backendConfigs: []string{"backend.hcl"}},
 		{name: "missing", kind: "init", files: map[string]string{
 			"main.tf":               "module \"gone\" {\n  source = \"./nope\"\n}\n",
@@ -135,7 +136,7 @@ func runScenario(t testing.TB, s dirScenario, dir string, srv *registrytest.Serv
 		Getenv:          func(string) string { return "" },
 		Environ:         func() []string { return nil },
 		EmulatedVersion: "1.12.6",
-		HostServices:    srv.ModuleHostServices("registry.opentofu.org"),
+		HostServices:    srv.ModuleHostServices("registry.opentofu.org", "registry.terraform.io"),
 	})
 	opts.HTTPClient = &http.Client{Transport: srv.Transport()}
 	events := rec.events()
@@ -172,15 +173,7 @@ func runScenario(t testing.TB, s dirScenario, dir string, srv *registrytest.Serv
 // runSteps runs the steps of a Run as the tfdeps command does, with a
 // backend step.
 func runSteps(ctx context.Context, opts workdir.Options, events workdir.Events, configs []string) (hcl.Diagnostics, error) {
-	dirs := make([]string, len(opts.PluginDirs))
-	for i, d := range opts.PluginDirs {
-		dirs[i] = filepath.Join(opts.Dir, d)
-	}
-	src, diags := providersource.Build(providersource.BuildOptions{PluginDirs: dirs})
-	if diags.HasErrors() {
-		return diags, workdir.ErrFailed
-	}
-	opts.Providers = src
+	opts.Providers = workdir.PluginDirSource(opts.Dir, opts.PluginDirs)
 	if err := workdir.StorePluginDirs(filepath.Join(opts.Dir, opts.DataDir), opts.PluginDirs); err != nil {
 		return nil, err
 	}

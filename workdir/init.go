@@ -43,15 +43,15 @@ func Init(ctx context.Context, opts Options, events Events) (*Result, hcl.Diagno
 		opts.Version = opts.Flavour.DefaultVersion()
 	}
 	if opts.Providers == nil {
-		pluginDirs := make([]string, len(opts.PluginDirs))
-		for i, d := range opts.PluginDirs {
-			pluginDirs[i] = opts.inDir(d)
+		if len(opts.PluginDirs) > 0 {
+			opts.Providers = PluginDirSource(opts.Dir, opts.PluginDirs)
+		} else {
+			src, diags := providersource.Build(providersource.BuildOptions{Config: opts.CLIConfig, Registry: opts.Registry})
+			if diags.HasErrors() {
+				return nil, diags, ErrFailed
+			}
+			opts.Providers = src
 		}
-		src, diags := providersource.Build(providersource.BuildOptions{Config: opts.CLIConfig, Registry: opts.Registry, PluginDirs: pluginDirs})
-		if diags.HasErrors() {
-			return nil, diags, ErrFailed
-		}
-		opts.Providers = src
 	}
 	if IsEmptyDir(opts.Dir, opts.Flavour) {
 		return &Result{Empty: true}, nil, nil
@@ -85,6 +85,19 @@ func Init(ctx context.Context, opts Options, events Events) (*Result, hcl.Diagno
 	}
 	res.Providers, diags, err = r.InstallProviders(ctx, reqs, diags)
 	return res, diags, err
+}
+
+// PluginDirSource is the source of provider packages of init's
+// -plugin-dir values dirs: a filesystem mirror at each, in order (as
+// providersource.Build makes them), read relative to the working
+// directory dir ("" for the current one) and named in messages as given.
+func PluginDirSource(dir string, dirs []string) providersource.Multi {
+	o := Options{Dir: dir}
+	m := make(providersource.Multi, 0, len(dirs))
+	for _, d := range dirs {
+		m = append(m, providersource.Selector{Source: providersource.NewFilesystemMirrorAt(d, o.inDir(d))})
+	}
+	return m
 }
 
 // StorePluginDirs records the -plugin-dir values in dataDir/plugin_path
