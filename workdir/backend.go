@@ -407,7 +407,7 @@ func (s *backendStep) writeState(st *backend.State, rec *backend.SavedBackend) e
 	if s.r.opts.Flavour == flavour.Terraform {
 		out.TerraformVersion = s.r.opts.Version
 	}
-	return s.r.relErr(backend.WriteState(s.r.opts.Flavour, s.r.opts.inDir(s.r.opts.dataDir()), out))
+	return s.r.opts.relErr(backend.WriteState(s.r.opts.Flavour, s.r.opts.inDir(s.r.opts.dataDir()), out))
 }
 
 // openWorkspace is what init does with the backend in effect once the
@@ -425,7 +425,7 @@ func (s *backendStep) openWorkspace() (hcl.Diagnostics, error) {
 		p := s.r.localPathsOf(rec)
 		if ws != "default" {
 			if err := os.MkdirAll(s.r.opts.inDir(filepath.Join(p.workspaceDir, ws)), 0o755); err != nil {
-				return append(res.Diags, errorDiag("Error loading state", s.r.relErr(err).Error())), &WorkspaceError{}
+				return append(res.Diags, errorDiag("Error loading state", s.r.opts.relErr(err).Error())), &WorkspaceError{}
 			}
 		}
 		res.StatePath = p.statePathOf(ws)
@@ -468,7 +468,7 @@ func (s *backendStep) selectWorkspace(rec *backend.SavedBackend) hcl.Diagnostics
 	case rec.Type == "local":
 		var err error
 		if list, err = s.r.localWorkspaces(s.r.localPathsOf(rec)); err != nil {
-			return hcl.Diagnostics{errorDiag("Failed to get existing workspaces: "+s.r.relErr(err).Error(), "")}
+			return hcl.Diagnostics{errorDiag("Failed to get existing workspaces: "+s.r.opts.relErr(err).Error(), "")}
 		}
 	case s.o.RemoteWorkspaces == nil:
 		return nil
@@ -489,7 +489,7 @@ func (s *backendStep) selectWorkspace(rec *backend.SavedBackend) hcl.Diagnostics
 	}
 	if len(list) == 1 {
 		if err := s.setWorkspace(list[0]); err != nil {
-			return hcl.Diagnostics{errorDiag(s.r.relErr(err).Error(), "")}
+			return hcl.Diagnostics{errorDiag(s.r.opts.relErr(err).Error(), "")}
 		}
 		return nil
 	}

@@ -16,12 +16,12 @@ func (r *Run) manifestPath() string {
 
 // relErr is err with the path of an *fs.PathError under the working
 // directory made relative to it again, as the error reads from inside it.
-func (r *Run) relErr(err error) error {
+func (o *Options) relErr(err error) error {
 	var pe *fs.PathError
-	if r.opts.Dir == "" || !errors.As(err, &pe) {
+	if o.Dir == "" || !errors.As(err, &pe) {
 		return err
 	}
-	if rest, ok := strings.CutPrefix(pe.Path, filepath.Clean(r.opts.Dir)+string(filepath.Separator)); ok {
+	if rest, ok := strings.CutPrefix(pe.Path, filepath.Clean(o.Dir)+string(filepath.Separator)); ok {
 		return &fs.PathError{Op: pe.Op, Path: rest, Err: pe.Err}
 	}
 	return err

@@ -37,7 +37,7 @@ type Result struct {
 // ErrConfiguration, ErrFailed, ErrUpgradeReadOnly, or ctx's error.
 func Init(ctx context.Context, opts Options, events Events) (*Result, hcl.Diagnostics, error) {
 	if err := StorePluginDirs(opts.inDir(opts.dataDir()), opts.PluginDirs); err != nil {
-		return nil, hcl.Diagnostics{errorDiag("Error saving -plugin-path values", err.Error())}, ErrFailed
+		return nil, hcl.Diagnostics{errorDiag("Error saving -plugin-path values", opts.relErr(err).Error())}, ErrFailed
 	}
 	if opts.Version == "" {
 		opts.Version = opts.Flavour.DefaultVersion()

@@ -22,7 +22,7 @@ import (
 // root module with its test files and the variable values.
 func (r *Run) LoadRoot() (*config.Module, hcl.Diagnostics) {
 	if _, err := manifest.Read(r.opts.inDir(r.manifestPath())); err != nil {
-		return nil, hcl.Diagnostics{errorDiag("failed to read module manifest: "+r.relErr(err).Error(), "")}
+		return nil, hcl.Diagnostics{errorDiag("failed to read module manifest: "+r.opts.relErr(err).Error(), "")}
 	}
 	return config.LoadDir(".", r.rootOptions()...)
 }
@@ -173,7 +173,7 @@ func testRunsInstalled(tree *config.Tree, walker config.ModuleWalker, f flavour.
 // MakeModulesDir makes the data directory's modules directory, as
 // Terraform does before it asks for the const variables' values.
 func (r *Run) MakeModulesDir() error {
-	return r.relErr(os.MkdirAll(r.opts.inDir(r.opts.ModulesDir()), 0o777))
+	return r.opts.relErr(os.MkdirAll(r.opts.inDir(r.opts.ModulesDir()), 0o777))
 }
 
 // BackendLoadDiags are the diagnostics of terraform's backend loading the
