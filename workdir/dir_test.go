@@ -107,6 +107,9 @@ func dirScenarios() []dirScenario {
 		{name: "noget", kind: "init", files: map[string]string{"main.tf": "module \"a\" {\n  source = \"./a\"\n}\n", "a/main.tf": ""}, opts: workdir.Options{NoGet: true}},
 		{name: "invalid", kind: "init", files: map[string]string{"main.tf": "resource \"x\" {\n"}},
 		{name: "get", kind: "get", files: modulesFiles, opts: workdir.Options{TestsDir: "tests"}},
+		{name: "get-terraform", kind: "get", files: modulesFiles, opts: workdir.Options{Flavour: flavour.Terraform, TestsDir: "tests"}},
+		{name: "get-broken-manifest", kind: "get", files: map[string]string{"main.tf": "", ".terraform/modules/modules.json": "{"}},
+		{name: "init-broken-manifest", kind: "init", files: map[string]string{"main.tf": "", ".terraform/modules/modules.json": "{\"Modules\": 1}"}},
 		{name: "copy", kind: "copy", files: map[string]string{
 			"../src/main.tf":           "module \"a\" {\n  source = \"./a\"\n}\n\nmodule \"net\" {\n  source  = \"acme/net/aws\"\n  version = \"1.0.0\"\n}\n",
 			"../src/a/main.tf":         "",

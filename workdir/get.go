@@ -2,7 +2,6 @@ package workdir
 
 import (
 	"context"
-	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -18,9 +17,9 @@ func (r *Run) PrepareGet() hcl.Diagnostics {
 	if err := r.MakeModulesDir(); err != nil {
 		return hcl.Diagnostics{errorDiag("Failed to create local modules directory", err.Error())}
 	}
-	if _, err := manifest.Read(filepath.Join(r.opts.ModulesDir(), manifest.FileName)); err != nil {
+	if _, err := manifest.Read(r.opts.inDir(r.manifestPath())); err != nil {
 		// tofu's configuration loader fails on it, reported twice.
-		msg := "failed to read module manifest: " + err.Error()
+		msg := "failed to read module manifest: " + r.opts.relErr(err).Error()
 		return hcl.Diagnostics{errorDiag("Failed to create the config loader", msg), errorDiag(msg, "")}
 	}
 	return nil
@@ -63,8 +62,8 @@ func (r *Run) tofuGet(ctx context.Context) hcl.Diagnostics {
 // missing stops it before any module is installed, reported with the test
 // files' diagnostics) and only then evaluates the module sources.
 func (r *Run) terraformGet(ctx context.Context) (diags hcl.Diagnostics, failed bool) {
-	if _, err := manifest.Read(filepath.Join(r.opts.ModulesDir(), manifest.FileName)); err != nil {
-		return hcl.Diagnostics{errorDiag("failed to read module manifest: "+err.Error(), "")}, true
+	if _, err := manifest.Read(r.opts.inDir(r.manifestPath())); err != nil {
+		return hcl.Diagnostics{errorDiag("failed to read module manifest: "+r.opts.relErr(err).Error(), "")}, true
 	}
 	root, diags := config.LoadDir(".", r.rootOptions()...)
 	if root == nil {
