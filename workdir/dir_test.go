@@ -395,7 +395,8 @@ func TestDirInside(t *testing.T) {
 
 // TestDirParallel initialises several copies of one configuration at once
 // in this process (go test -race finds shared state), sharing a module
-// cache: each copy ends as the first does, and as one initialised alone.
+// cache, half of them named relative to the current directory: each ends
+// as a copy initialised alone.
 func TestDirParallel(t *testing.T) {
 	if !hasMirrorPackage() {
 		t.Skipf("the basic example's mirror has no package for %s", addrs.CurrentPlatform())
@@ -421,12 +422,23 @@ func TestDirParallel(t *testing.T) {
 		prepare(t, s, base)
 		runs = append(runs, &run{s: s, base: base})
 	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var wg sync.WaitGroup
-	for _, r := range runs {
+	for i, r := range runs {
+		dir := filepath.Join(r.base, "work")
+		if i%2 == 1 {
+			// Dir may be relative to the current directory.
+			if dir, err = filepath.Rel(wd, dir); err != nil {
+				t.Fatal(err)
+			}
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.out = runScenario(t, r.s, filepath.Join(r.base, "work"), srv, cache)
+			r.out = runScenario(t, r.s, dir, srv, cache)
 		}()
 	}
 	wg.Wait()
