@@ -36,7 +36,7 @@ import (
 // their own way, http only.
 var checkTypes = map[flavour.Flavour]map[string]bool{
 	flavour.OpenTofu:  {"http": true, "s3": true, "gcs": true, "azurerm": true},
-	flavour.Terraform: {"http": true},
+	flavour.Terraform: {"http": true, "s3": true, "gcs": true, "azurerm": true},
 }
 
 // CanCheck reports whether Open can contact backends of type typ in
@@ -366,15 +366,45 @@ func (s settings) stringMap(name string) map[string]string {
 // subject is the argument's value, or the body itself when the argument
 // is unset.
 func (s settings) errorAt(name, summary, detail string) *hcl.Diagnostic {
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
+	return s.diagAt(hcl.DiagError, name, summary, detail)
+}
+
+// diagAt is a diagnostic about argument name, placed as errorAt places
+// it. Terraform places it at the argument only when the block itself
+// sets it (then at the value that won, perhaps a -backend-config one);
+// an argument set by -backend-config alone is placed at the block.
+func (s settings) diagAt(sev hcl.DiagnosticSeverity, name, summary, detail string) *hcl.Diagnostic {
+	d := &hcl.Diagnostic{Severity: sev, Summary: summary, Detail: detail}
+	b := s.o.Body
+	if b == nil {
+		return d
+	}
+	d.Subject = b.MissingItemRange().Ptr()
+	if m, ok := b.(mergeBody); ok && s.o.Flavour == flavour.Terraform && !bodyHasAttr(m.base, name) {
+		return d
+	}
+	content, _, _ := b.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: name}}})
+	if content != nil {
+		if a, ok := content.Attributes[name]; ok {
+			d.Subject = a.Expr.Range().Ptr()
+		}
+	}
+	return d
+}
+
+// bodyHasAttr reports whether body sets argument name (at any depth of
+// -backend-config merging).
+func bodyHasAttr(body hcl.Body, name string) bool {
+	content, _, _ := body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: name}}})
+	return content != nil && content.Attributes[name] != nil
+}
+
+// wholeBody is a diagnostic about the backend's settings as a whole,
+// placed at the block when it is known.
+func (s settings) wholeBody(sev hcl.DiagnosticSeverity, summary, detail string) *hcl.Diagnostic {
+	d := &hcl.Diagnostic{Severity: sev, Summary: summary, Detail: detail}
 	if b := s.o.Body; b != nil {
 		d.Subject = b.MissingItemRange().Ptr()
-		content, _, _ := b.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: name}}})
-		if content != nil {
-			if a, ok := content.Attributes[name]; ok {
-				d.Subject = a.Expr.Range().Ptr()
-			}
-		}
 	}
 	return d
 }
