@@ -248,7 +248,6 @@ func firstToUpper(s string) string {
 	return string(unicode.ToUpper(r)) + s[size:]
 }
 
-
 // nested is a string attribute of an object argument (ok false when
 // either is unset).
 func (s settings) nested(name, attr string) (string, bool) {

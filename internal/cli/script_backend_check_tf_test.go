@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"testing"
 
@@ -19,5 +22,34 @@ func TestTerraformBackendCheckReference(t *testing.T) {
 		t.Skip("TFDEPS_REFERENCE_TERRAFORM is not set")
 	}
 	runReferenceScripts(t, "reference_terraform_backend", "terraform", terraform, map[string]string{"CHECKPOINT_DISABLE": "1"},
-		map[string]func(*testscript.TestScript, bool, []string){"cloudfake": cmdCloudFake, "httpstate": cmdHTTPState})
+		map[string]func(*testscript.TestScript, bool, []string){"cloudfake": cmdCloudFake, "httpstate": cmdHTTPState, "denyserver": cmdDenyServer})
+}
+
+// cmdDenyServer: "denyserver s3|gcs" starts a server that answers every
+// request with 403 and the service's "access denied" error ($DENY is its
+// URL), for the backends' answers to bad credentials.
+func cmdDenyServer(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: denyserver s3|gcs")
+	}
+	var contentType, body string
+	switch args[0] {
+	case "s3":
+		contentType = "application/xml"
+		body = `<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<Error><Code>AccessDenied</Code><Message>Access Denied</Message><RequestId>0000000000000001</RequestId><HostId>host</HostId></Error>`
+	case "gcs":
+		contentType = "application/json"
+		body = `{"error":{"code":403,"message":"denied.","errors":[{"message":"denied.","domain":"global","reason":"forbidden"}]}}`
+	default:
+		ts.Fatalf("denyserver: unknown service %q", args[0])
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", contentType)
+		w.WriteHeader(http.StatusForbidden)
+		if r.Method != http.MethodHead {
+			io.WriteString(w, body)
+		}
+	}))
+	ts.Defer(srv.Close)
+	ts.Setenv("DENY", srv.URL)
 }
