@@ -26,17 +26,18 @@ import (
 // reports no state.
 //
 // The backends that can be contacted are http, s3, gcs and azurerm
-// (CanCheck; http only in the Terraform flavour); the local backend's
+// (CanCheck; not azurerm in the Terraform flavour); the local backend's
 // files are the caller's. Every effect
 // is injected through CheckOptions: the environment, the HTTP client,
 // and the context that bounds each call.
 
-// checkTypes are the backend types Open can contact, by flavour: in
-// Terraform's, whose s3, gcs and azurerm backends word their errors
-// their own way, http only.
+// checkTypes are the backend types Open can contact, by flavour. In
+// Terraform's, azurerm is not contacted: Terraform's backend is built on
+// another Azure SDK, whose requests (the metadata host's answer it
+// requires) and errors tfdeps does not reproduce.
 var checkTypes = map[flavour.Flavour]map[string]bool{
 	flavour.OpenTofu:  {"http": true, "s3": true, "gcs": true, "azurerm": true},
-	flavour.Terraform: {"http": true, "s3": true, "gcs": true, "azurerm": true},
+	flavour.Terraform: {"http": true, "s3": true, "gcs": true},
 }
 
 // CanCheck reports whether Open can contact backends of type typ in

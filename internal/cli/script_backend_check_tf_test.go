@@ -5,7 +5,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -22,7 +24,7 @@ func TestTerraformBackendCheckReference(t *testing.T) {
 		t.Skip("TFDEPS_REFERENCE_TERRAFORM is not set")
 	}
 	runReferenceScripts(t, "reference_terraform_backend", "terraform", terraform, map[string]string{"CHECKPOINT_DISABLE": "1"},
-		map[string]func(*testscript.TestScript, bool, []string){"cloudfake": cmdCloudFake, "httpstate": cmdHTTPState, "denyserver": cmdDenyServer})
+		map[string]func(*testscript.TestScript, bool, []string){"cloudfake": cmdCloudFake, "httpstate": cmdHTTPState, "denyserver": cmdDenyServer, "hangserver": cmdHangServer})
 }
 
 // cmdDenyServer: "denyserver s3|gcs" starts a server that answers every
@@ -53,3 +55,45 @@ func cmdDenyServer(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Defer(srv.Close)
 	ts.Setenv("DENY", srv.URL)
 }
+
+// cmdHangServer drives a server that never answers, for a contact that
+// only an interrupt ends:
+//
+//	hangserver start   start it; $HANG is its URL
+//	hangserver wait    wait until a request has arrived
+func cmdHangServer(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: hangserver start|wait")
+	}
+	key := "hang:" + ts.Getenv("WORK")
+	switch args[0] {
+	case "start":
+		arrived := make(chan struct{}, 1)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case arrived <- struct{}{}:
+			default:
+			}
+			<-r.Context().Done()
+		}))
+		ts.Defer(srv.Close)
+		hangServers.Store(key, arrived)
+		ts.Setenv("HANG", srv.URL)
+	case "wait":
+		v, ok := hangServers.Load(key)
+		if !ok {
+			ts.Fatalf("hangserver: not started")
+		}
+		select {
+		case <-v.(chan struct{}):
+		case <-time.After(time.Minute):
+			ts.Fatalf("hangserver: no request within a minute")
+		}
+	default:
+		ts.Fatalf("usage: hangserver start|wait")
+	}
+}
+
+// hangServers are the running never-answering servers' arrival signals,
+// by script work directory.
+var hangServers sync.Map
