@@ -2,8 +2,8 @@ package backend
 
 import (
 	"context"
-	"fmt"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -125,7 +125,6 @@ func TestValidateS3TerraformPlacement(t *testing.T) {
 		}
 	}
 }
-
 
 func TestCheckS3Terraform(t *testing.T) {
 	url := s3Fake(t, []string{"states"}, map[string]string{
