@@ -60,6 +60,9 @@ func (r *initRun) interrupted(ctx context.Context, diags hcl.Diagnostics) hcl.Di
 type checkedBackend struct {
 	rec    *backend.SavedBackend
 	remote *backend.Remote
+	// warnings are the backend's warnings about its settings, reported
+	// once the workspace's state is read, with the other warnings.
+	warnings hcl.Diagnostics
 }
 
 // backendCheckOptions are the effects package backend uses for this run.
@@ -99,8 +102,8 @@ func (r *initRun) openBackend(rec *backend.SavedBackend) (*backend.Remote, hcl.D
 	if diags.HasErrors() {
 		return nil, r.interrupted(ctx, diags)
 	}
-	r.checkedBackend = &checkedBackend{rec: rec, remote: remote}
-	return remote, diags
+	r.checkedBackend = &checkedBackend{rec: rec, remote: remote, warnings: diags}
+	return remote, nil
 }
 
 // remoteWorkspaces lists the workspaces of rec's backend with
@@ -233,7 +236,9 @@ func (r *initRun) openRemoteState(rec *backend.SavedBackend, ws string) hcl.Diag
 		return r.interrupted(ctx, hcl.Diagnostics{r.stateDiag("Error refreshing state", err)})
 	}
 	r.remoteState = body
-	return nil
+	warnings := r.checkedBackend.warnings
+	r.checkedBackend.warnings = nil
+	return warnings
 }
 
 // stateDiag is the error of a workspace's state that cannot be opened or
