@@ -26,17 +26,18 @@ import (
 // reports no state.
 //
 // The backends that can be contacted are http, s3, gcs and azurerm
-// (CanCheck; http only in the Terraform flavour); the local backend's
+// (CanCheck; not azurerm in the Terraform flavour); the local backend's
 // files are the caller's. Every effect
 // is injected through CheckOptions: the environment, the HTTP client,
 // and the context that bounds each call.
 
-// checkTypes are the backend types Open can contact, by flavour: in
-// Terraform's, whose s3, gcs and azurerm backends word their errors
-// their own way, http only.
+// checkTypes are the backend types Open can contact, by flavour. In
+// Terraform's, azurerm is not contacted: Terraform's backend is built on
+// another Azure SDK, whose requests (the metadata host's answer it
+// requires) and errors tfdeps does not reproduce.
 var checkTypes = map[flavour.Flavour]map[string]bool{
 	flavour.OpenTofu:  {"http": true, "s3": true, "gcs": true, "azurerm": true},
-	flavour.Terraform: {"http": true},
+	flavour.Terraform: {"http": true, "s3": true, "gcs": true},
 }
 
 // CanCheck reports whether Open can contact backends of type typ in
@@ -366,15 +367,45 @@ func (s settings) stringMap(name string) map[string]string {
 // subject is the argument's value, or the body itself when the argument
 // is unset.
 func (s settings) errorAt(name, summary, detail string) *hcl.Diagnostic {
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
+	return s.diagAt(hcl.DiagError, name, summary, detail)
+}
+
+// diagAt is a diagnostic about argument name, placed as errorAt places
+// it. Terraform places it at the argument only when the block itself
+// sets it (then at the value that won, perhaps a -backend-config one);
+// an argument set by -backend-config alone is placed at the block.
+func (s settings) diagAt(sev hcl.DiagnosticSeverity, name, summary, detail string) *hcl.Diagnostic {
+	d := &hcl.Diagnostic{Severity: sev, Summary: summary, Detail: detail}
+	b := s.o.Body
+	if b == nil {
+		return d
+	}
+	d.Subject = b.MissingItemRange().Ptr()
+	if m, ok := b.(mergeBody); ok && s.o.Flavour == flavour.Terraform && !bodyHasAttr(m.base, name) {
+		return d
+	}
+	content, _, _ := b.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: name}}})
+	if content != nil {
+		if a, ok := content.Attributes[name]; ok {
+			d.Subject = a.Expr.Range().Ptr()
+		}
+	}
+	return d
+}
+
+// bodyHasAttr reports whether body sets argument name (at any depth of
+// -backend-config merging).
+func bodyHasAttr(body hcl.Body, name string) bool {
+	content, _, _ := body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: name}}})
+	return content != nil && content.Attributes[name] != nil
+}
+
+// wholeBody is a diagnostic about the backend's settings as a whole,
+// placed at the block when it is known.
+func (s settings) wholeBody(sev hcl.DiagnosticSeverity, summary, detail string) *hcl.Diagnostic {
+	d := &hcl.Diagnostic{Severity: sev, Summary: summary, Detail: detail}
 	if b := s.o.Body; b != nil {
 		d.Subject = b.MissingItemRange().Ptr()
-		content, _, _ := b.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: name}}})
-		if content != nil {
-			if a, ok := content.Attributes[name]; ok {
-				d.Subject = a.Expr.Range().Ptr()
-			}
-		}
 	}
 	return d
 }

@@ -17,6 +17,7 @@ import (
 	"google.golang.org/api/iterator"
 	"google.golang.org/api/option"
 
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
@@ -46,6 +47,17 @@ type gcsRemote struct {
 }
 
 func validateGCS(s settings) hcl.Diagnostics {
+	if s.o.Flavour == flavour.Terraform {
+		// Terraform's backend takes an empty bucket's name as it is;
+		// it refuses both kinds of encryption key, set (even empty) or
+		// from the environment.
+		_, enc := s.str("encryption_key")
+		_, kms := s.str("kms_encryption_key")
+		if (enc && kms) || (s.string("encryption_key", "GOOGLE_ENCRYPTION_KEY") != "" && s.string("kms_encryption_key", "GOOGLE_KMS_ENCRYPTION_KEY") != "") {
+			return hcl.Diagnostics{sourceless("can't set both encryption_key and kms_encryption_key")}
+		}
+		return nil
+	}
 	if s.string("bucket") == "" {
 		return hcl.Diagnostics{sourceless(`"bucket": required field is not set`)}
 	}
@@ -72,7 +84,19 @@ func gcsClient(ctx context.Context, s settings) (*gcsRemote, error) {
 		return nil, &UnsupportedCredentialsError{Type: "gcs", Supported: "access_token, credentials or application default credentials (not impersonate_service_account)"}
 	}
 	var opts []option.ClientOption
-	if token, ok := s.str("access_token", "GOOGLE_OAUTH_ACCESS_TOKEN"); ok {
+	token, ok := s.str("access_token", "GOOGLE_OAUTH_ACCESS_TOKEN")
+	creds, credsOK := s.str("credentials", "GOOGLE_BACKEND_CREDENTIALS", "GOOGLE_CREDENTIALS")
+	if s.o.Flavour == flavour.Terraform {
+		// Terraform takes an empty argument as unset.
+		ok = s.string("access_token", "GOOGLE_OAUTH_ACCESS_TOKEN") != ""
+		token = s.string("access_token", "GOOGLE_OAUTH_ACCESS_TOKEN")
+		creds = s.string("credentials")
+		if creds == "" {
+			creds = s.string("", "GOOGLE_BACKEND_CREDENTIALS", "GOOGLE_CREDENTIALS")
+		}
+		credsOK = creds != ""
+	}
+	if ok {
 		ts := oauth2.StaticTokenSource(&oauth2.Token{AccessToken: token})
 		if s.o.HTTPClient != nil {
 			// An injected client carries the requests, with the token.
@@ -82,7 +106,7 @@ func gcsClient(ctx context.Context, s settings) (*gcsRemote, error) {
 		} else {
 			opts = append(opts, option.WithTokenSource(ts))
 		}
-	} else if creds, ok := s.str("credentials", "GOOGLE_BACKEND_CREDENTIALS", "GOOGLE_CREDENTIALS"); ok && creds != "" {
+	} else if credsOK && creds != "" {
 		contents, err := readPathOrContents(creds)
 		if err != nil {
 			return nil, fmt.Errorf("Error loading credentials: %w", err)
@@ -95,7 +119,7 @@ func gcsClient(ctx context.Context, s settings) (*gcsRemote, error) {
 	if e, ok := s.str("storage_custom_endpoint", "GOOGLE_BACKEND_STORAGE_CUSTOM_ENDPOINT", "GOOGLE_STORAGE_CUSTOM_ENDPOINT"); ok {
 		opts = append(opts, option.WithEndpoint(e))
 	}
-	if d, ok := s.str("universe_domain", "GOOGLE_BACKEND_UNIVERSE_DOMAIN"); ok {
+	if d, ok := s.str("universe_domain", "GOOGLE_BACKEND_UNIVERSE_DOMAIN"); ok && s.o.Flavour != flavour.Terraform {
 		opts = append(opts, option.WithUniverseDomain(d))
 	}
 	client, err := storage.NewClient(ctx, opts...)

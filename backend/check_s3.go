@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/regfile"
 )
 
@@ -59,9 +60,14 @@ type s3Remote struct {
 	bucket, key     string
 	workspacePrefix string
 	customerKey     []byte
+	// terraform words the errors as Terraform's backend does.
+	terraform bool
 }
 
 func validateS3(s settings) hcl.Diagnostics {
+	if s.o.Flavour == flavour.Terraform {
+		return validateS3Terraform(s)
+	}
 	var diags hcl.Diagnostics
 	if v := s.string("bucket"); v == "" {
 		diags = append(diags, s.errorAt("bucket", "Invalid bucket value", `The "bucket" attribute value must not be empty.`))
@@ -146,8 +152,9 @@ func s3Endpoint(s settings, name, legacy string, envs ...string) (string, bool) 
 var schemePrefix = regexp.MustCompile("[a-z]*://.*")
 
 func openS3(ctx context.Context, s settings) (remoteClient, hcl.Diagnostics) {
-	if d := validateS3(s); d.HasErrors() {
-		return nil, d
+	warnings := validateS3(s)
+	if warnings.HasErrors() {
+		return nil, warnings
 	}
 	key, _ := s3CustomerKey(s)
 	region := s.string("region", "AWS_REGION", "AWS_DEFAULT_REGION")
@@ -194,11 +201,15 @@ func openS3(ctx context.Context, s settings) (remoteClient, hcl.Diagnostics) {
 	if err != nil {
 		return nil, hcl.Diagnostics{sourceless(fmt.Sprintf("loading configuration: %s", err))}
 	}
+	docs := s3DocumentationURL
+	if s.o.Flavour == flavour.Terraform {
+		docs = s3TerraformDocumentationURL
+	}
 	if _, err := cfg.Credentials.Retrieve(ctx); err != nil {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "No valid credential sources found",
-			Detail:   fmt.Sprintf("Please see %s\nfor more information about providing credentials.\n\nError: %s\n", s3DocumentationURL, err),
+			Detail:   fmt.Sprintf("Please see %s\nfor more information about providing credentials.\n\nError: %s\n", docs, err),
 		}}
 	}
 	if !s.isTrue("skip_credentials_validation") {
@@ -229,11 +240,11 @@ func openS3(ctx context.Context, s settings) (remoteClient, hcl.Diagnostics) {
 	if v, ok := s.str("workspace_key_prefix"); ok {
 		prefix = v
 	}
-	r := &s3Remote{client: client, bucket: s.string("bucket"), key: s.string("key"), workspacePrefix: prefix}
+	r := &s3Remote{client: client, bucket: s.string("bucket"), key: s.string("key"), workspacePrefix: prefix, terraform: s.o.Flavour == flavour.Terraform}
 	if s.isTrue("encrypt") {
 		r.customerKey = key
 	}
-	return r, nil
+	return r, warnings
 }
 
 func (r *s3Remote) workspaces(ctx context.Context) ([]string, error) {
@@ -250,11 +261,19 @@ func (r *s3Remote) workspaces(ctx context.Context) ([]string, error) {
 		if err != nil {
 			var noBucket *s3types.NoSuchBucket
 			if errors.As(err, &noBucket) {
-				return nil, fmt.Errorf(s3NoSuchBucket, err)
+				return nil, r.noSuchBucket(err)
 			}
 			var apiErr smithy.APIError
-			if errors.As(err, &apiErr) && apiErr.ErrorCode() == "AccessDenied" {
-				break
+			denied := errors.As(err, &apiErr) && apiErr.ErrorCode() == "AccessDenied"
+			switch {
+			case denied && !r.terraform:
+				return list, nil
+			case denied && r.workspacePrefix == "env:":
+				// Terraform forgives a denied listing under the
+				// default prefix only, with the default workspace.
+				return list[:1], nil
+			case r.terraform:
+				return nil, fmt.Errorf("Unable to list objects in S3 bucket %q with prefix %q: %w", r.bucket, prefix, err)
 			}
 			return nil, err
 		}
@@ -307,11 +326,11 @@ func (r *s3Remote) readState(ctx context.Context, workspace string) ([]byte, err
 		var notFound *s3types.NotFound
 		switch {
 		case errors.As(err, &noBucket):
-			return nil, fmt.Errorf(s3NoSuchBucket, err)
+			return nil, r.noSuchBucket(err)
 		case errors.As(err, &notFound):
 			return nil, nil
 		}
-		return nil, err
+		return nil, r.objectError(key, err)
 	}
 	out, err := r.client.GetObject(ctx, get)
 	if err != nil {
@@ -319,11 +338,11 @@ func (r *s3Remote) readState(ctx context.Context, workspace string) ([]byte, err
 		var noKey *s3types.NoSuchKey
 		switch {
 		case errors.As(err, &noBucket):
-			return nil, fmt.Errorf(s3NoSuchBucket, err)
+			return nil, r.noSuchBucket(err)
 		case errors.As(err, &noKey):
 			return nil, nil
 		}
-		return nil, err
+		return nil, r.objectError(key, err)
 	}
 	defer out.Body.Close()
 	b, err := readAllMax(out.Body)
@@ -331,4 +350,21 @@ func (r *s3Remote) readState(ctx context.Context, workspace string) ([]byte, err
 		return nil, fmt.Errorf("Failed to read remote state: %w", err)
 	}
 	return b, nil
+}
+
+// noSuchBucket is the error of a bucket that does not exist.
+func (r *s3Remote) noSuchBucket(err error) error {
+	if r.terraform {
+		return fmt.Errorf(s3TerraformNoSuchBucket, r.bucket, err)
+	}
+	return fmt.Errorf(s3NoSuchBucket, err)
+}
+
+// objectError is the error of a state object that cannot be read:
+// Terraform names the object and the bucket.
+func (r *s3Remote) objectError(key string, err error) error {
+	if r.terraform {
+		return fmt.Errorf("Unable to access object %q in S3 bucket %q: %w", key, r.bucket, err)
+	}
+	return err
 }

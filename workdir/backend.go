@@ -434,9 +434,12 @@ func (s *backendStep) openWorkspace() (hcl.Diagnostics, error) {
 	if s.o.OpenRemoteState == nil {
 		return nil, nil
 	}
-	if d := s.o.OpenRemoteState(rec, ws); d.HasErrors() {
+	d := s.o.OpenRemoteState(rec, ws)
+	if d.HasErrors() {
 		return append(res.Diags, d...), &WorkspaceError{Remote: true}
 	}
+	// The remote backend's warnings are reported with the step's.
+	res.Diags = append(res.Diags, d...)
 	return nil, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"strings"
 	"time"
 
@@ -21,19 +22,47 @@ import (
 // credentials and reachability of a remote backend are checked by the
 // first plan. With -backend-check init does what the reference tool does
 // with the backends package backend can contact (http, s3, gcs,
-// azurerm; in the Terraform flavour http): it configures the backend, lists its workspaces to check the
-// selected one, and reads the selected workspace's state (for the
-// providers it records). The local backend's files are always read.
-// This file adapts package backend to init's steps and words.
+// azurerm; in the Terraform flavour not azurerm): it configures the
+// backend, lists its workspaces to check the selected one, and reads the
+// selected workspace's state (for the providers it records). The local
+// backend's files are always read. This file adapts package backend to
+// init's steps and words.
 
 // backendCheckTimeout bounds each contact with a backend.
 const backendCheckTimeout = 5 * time.Minute
+
+// contactContext bounds one contact with the backend: by
+// backendCheckTimeout, and by an interrupt signal, which ends it at once
+// (tofu cancels its requests on an interrupt and reports the backend's
+// error; terraform goes on until the backend answers).
+func contactContext() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, cancel := context.WithTimeout(ctx, backendCheckTimeout)
+	return ctx, func() { cancel(); stop() }
+}
+
+// errBackendInterrupted is the Terraform flavour's error for a contact
+// ended by an interrupt (Terraform itself waits for the backend).
+const errBackendInterrupted = "Backend initialization was canceled by an interrupt signal."
+
+// interrupted replaces, in the Terraform flavour, the error of a contact
+// ended by an interrupt with a short one; OpenTofu's words it as the
+// backend's error, as tofu does.
+func (r *initRun) interrupted(ctx context.Context, diags hcl.Diagnostics) hcl.Diagnostics {
+	if diags.HasErrors() && r.m.Flavour == flavour.Terraform && errors.Is(ctx.Err(), context.Canceled) {
+		return hcl.Diagnostics{errorDiag(errBackendInterrupted, "")}
+	}
+	return diags
+}
 
 // checkedBackend is the backend contacted during this run, kept for the
 // steps after the one that configured it.
 type checkedBackend struct {
 	rec    *backend.SavedBackend
 	remote *backend.Remote
+	// warnings are the backend's warnings about its settings, reported
+	// once the workspace's state is read, with the other warnings.
+	warnings hcl.Diagnostics
 }
 
 // backendCheckOptions are the effects package backend uses for this run.
@@ -67,14 +96,14 @@ func (r *initRun) openBackend(rec *backend.SavedBackend) (*backend.Remote, hcl.D
 	if c := r.checkedBackend; c != nil && c.rec == rec {
 		return c.remote, nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), backendCheckTimeout)
+	ctx, cancel := contactContext()
 	defer cancel()
 	remote, diags := backend.Open(ctx, rec, r.backendCheckOptions())
 	if diags.HasErrors() {
-		return nil, diags
+		return nil, r.interrupted(ctx, diags)
 	}
-	r.checkedBackend = &checkedBackend{rec: rec, remote: remote}
-	return remote, diags
+	r.checkedBackend = &checkedBackend{rec: rec, remote: remote, warnings: diags}
+	return remote, nil
 }
 
 // remoteWorkspaces lists the workspaces of rec's backend with
@@ -89,14 +118,14 @@ func (r *initRun) remoteWorkspaces(rec *backend.SavedBackend) (list []string, sk
 	if diags.HasErrors() {
 		return nil, false, diags
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), backendCheckTimeout)
+	ctx, cancel := contactContext()
 	defer cancel()
 	list, err := remote.Workspaces(ctx)
 	switch {
 	case errors.Is(err, backend.ErrWorkspacesNotSupported):
 		return nil, true, nil
 	case err != nil:
-		return nil, false, hcl.Diagnostics{errorDiag("Failed to get existing workspaces: "+err.Error(), "")}
+		return nil, false, r.interrupted(ctx, hcl.Diagnostics{errorDiag("Failed to get existing workspaces: "+err.Error(), "")})
 	case len(list) == 0:
 		return nil, false, hcl.Diagnostics{errorDiag(strings.TrimSpace(fmt.Sprintf(errBackendNoWorkspaces, r.m.Flavour.Command())), "")}
 	}
@@ -125,7 +154,7 @@ func (r *initRun) remoteStateEmpty(saved *backend.SavedBackend) bool {
 		return false
 	}
 	remote, _ := r.openBackend(saved)
-	ctx, cancel := context.WithTimeout(context.Background(), backendCheckTimeout)
+	ctx, cancel := contactContext()
 	defer cancel()
 	body, err := remote.ReadState(ctx, "default")
 	return err == nil && (body == nil || !backend.StateHasContent(body))
@@ -194,20 +223,22 @@ func (r *initRun) openRemoteState(rec *backend.SavedBackend, ws string) hcl.Diag
 	if diags.HasErrors() {
 		return diags
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), backendCheckTimeout)
+	ctx, cancel := contactContext()
 	defer cancel()
 	body, err := remote.OpenState(ctx, ws)
 	var se *backend.StateReadError
 	switch {
 	case errors.As(err, &se) && se.Opening:
-		return hcl.Diagnostics{r.stateDiag("Error loading state", se.Err)}
+		return r.interrupted(ctx, hcl.Diagnostics{r.stateDiag("Error loading state", se.Err)})
 	case errors.As(err, &se):
-		return hcl.Diagnostics{r.stateDiag("Error refreshing state", se.Err)}
+		return r.interrupted(ctx, hcl.Diagnostics{r.stateDiag("Error refreshing state", se.Err)})
 	case err != nil:
-		return hcl.Diagnostics{r.stateDiag("Error refreshing state", err)}
+		return r.interrupted(ctx, hcl.Diagnostics{r.stateDiag("Error refreshing state", err)})
 	}
 	r.remoteState = body
-	return nil
+	warnings := r.checkedBackend.warnings
+	r.checkedBackend.warnings = nil
+	return warnings
 }
 
 // stateDiag is the error of a workspace's state that cannot be opened or

@@ -43,7 +43,7 @@ func TestScripts(t *testing.T) {
 		Setup:               scriptSetup,
 		RequireExplicitExec: true,
 		UpdateScripts:       *updateScripts,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"cmpmanifest": cmdCmpManifest, "jsonvalue": cmdJSONValue, "httpstate": cmdHTTPState, "cloudfake": cmdCloudFake},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"cmpmanifest": cmdCmpManifest, "jsonvalue": cmdJSONValue, "httpstate": cmdHTTPState, "cloudfake": cmdCloudFake, "denyserver": cmdDenyServer, "hangserver": cmdHangServer},
 	})
 }
 
