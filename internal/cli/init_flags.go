@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/initrun"
 )
 
 // backendFlags are init's options about the backend and its state, which
@@ -180,7 +181,7 @@ func terraformInitArgDiags(m *Meta, fs *flag.FlagSet, o *initOptions, parseFaile
 // Terraform prints them alone, as text or JSON.
 func initArgsError(m *Meta, fs *flag.FlagSet, o initOptions, diags hcl.Diagnostics) int {
 	if o.jsonInto.file != nil {
-		newJSONViewTo(m, o.jsonInto.file).Diagnostics(diags)
+		initrun.NewJSONView(m.runEnv(), o.jsonInto.file, false).Diagnostics(diags)
 	}
 	if !o.json && m.Flavour != flavour.Terraform {
 		p := newDiagPrinter(m, nil)
@@ -189,8 +190,7 @@ func initArgsError(m *Meta, fs *flag.FlagSet, o initOptions, diags hcl.Diagnosti
 		fs.Usage()
 		return 1
 	}
-	r := &initRun{m: m, opts: o}
-	v := r.humanOrJSONView()
+	v := initrun.NewView(m.runEnv(), o.runOptions())
 	v.Diagnostics(diags)
 	v.Close()
 	return 1
