@@ -67,12 +67,15 @@ func (m *Env) getwd() (string, error) {
 	return filepath.Join(wd, m.Dir), nil
 }
 
-// isEmpty reports whether the directory has no configuration files
-// (workdir.IsEmpty).
+// isEmpty reports whether the directory has no configuration files (as
+// workdir.IsEmpty does for the process's working directory).
 func (m *Env) isEmpty() bool {
-	// TODO(workdir.Options.Dir): workdir.IsEmpty reads the process's
-	// working directory; m.Dir is "" until workdir takes the directory.
-	return workdir.IsEmpty(m.Flavour)
+	dir := m.Dir
+	if dir == "" {
+		dir = "."
+	}
+	files, diags := config.DiscoverFiles(config.OSFileSystem{}, dir, "", m.Flavour)
+	return !diags.HasErrors() && files.Empty()
 }
 
 // dataDir is TF_DATA_DIR, default .terraform, in the run's directory.

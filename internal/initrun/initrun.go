@@ -33,6 +33,11 @@ import (
 // settings it runs with.
 type Env struct {
 	// Dir is the working directory to initialise ("": the process's).
+	// The run reads and writes its own files there (the lock file read
+	// first, the emptiness check, the -plugin-dir record, the state path,
+	// the variables files, the workdir lock); workdir's steps use the
+	// process's working directory until workdir.Options has a Dir (see
+	// run.go).
 	Dir    string
 	Stdin  io.Reader
 	Stdout io.Writer

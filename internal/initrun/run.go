@@ -78,7 +78,9 @@ func (r *initRun) run(ctx context.Context) int {
 	})
 	_ = srcDiags // printed by the caller, before the command, as tofu does
 	wo := m.Workdir
-	// wo.Dir = m.Dir // TODO(workdir.Options.Dir): set once workdir takes the directory.
+	// TODO(workdir.Options.Dir): until workdir takes the directory, its
+	// steps work in the process's working directory; then this line is:
+	// wo.Dir = m.Dir
 	wo.Providers = src
 	wo.ModuleRegistry = m.ModuleRegistry
 	wo.TestsDir = r.opts.testsDir
