@@ -2,18 +2,23 @@
 // it as the emulated tool does: the steps of package workdir (backend,
 // modules, requirements, providers, lock file) interleaved with the lines,
 // live display or JSON objects that tofu (or terraform) prints between
-// them, and the exit code.
+// them, and the exit code. It also holds the views and module-event
+// rendering that "get" shares with init.
 //
-// The boundary is there because the command line and a run are different
-// lifetimes: the CLI parses flags and builds the process's settings once
-// (the CLI configuration, registry clients, caches), while a run belongs
-// to one directory and writes only to the writers it is given. Everything
-// a run touches of the outside world comes in through Env (the directory,
-// the writers, standard input, the environment's variables), so that many
-// runs can go on at once in one process, each rendering into its own
-// buffer. Nothing here reads the process's environment, standard streams
-// or working directory, or handles signals: the caller passes a context
-// cancelled on interrupt.
+// It does not parse flags, load the CLI configuration or print that
+// configuration's problems, or build registry clients and caches: those
+// belong to the process, and the caller (the CLI) does them once and
+// passes the results in Env. The boundary is there because a command line
+// and a run have different lifetimes: many runs of different directories
+// may go on at once in one process, each rendering into its own writers.
+// So everything a run touches of the outside world comes in through Env
+// (the directory, the writers, standard input, the environment's
+// variables, the live display), and nothing here reads the process's
+// environment variables or standard streams, changes directory or handles
+// signals: the caller passes a context cancelled on interrupt. (Two
+// exceptions remain: a remote state read with -backend-check goes through
+// a temporary file in the process's temporary directory, and workdir's
+// steps use the process's working directory until workdir takes one.)
 package initrun
 
 import (
