@@ -104,7 +104,7 @@ type initOptions struct {
 	vars       *varFlags
 	get        bool
 	input      bool
-	// fromModule is -from-module=SOURCE (init_from_module.go).
+	// fromModule is -from-module=SOURCE (initrun's from_module.go).
 	fromModule string
 	backendFlags
 }

@@ -14,7 +14,7 @@ import (
 // backendFlags are init's options about the backend and its state, which
 // tfdeps accepts so that "tofu init" (or "terraform init") command lines
 // work unchanged: validated as the reference validates them, and used by
-// init's backend section (init_backend_run.go) as the reference uses them,
+// init's backend section (package initrun) as the reference uses them,
 // except that tfdeps never migrates state and ignores the locking flags.
 // (-json-into, OpenTofu's, is here too: it is parsed and checked with
 // them.)
@@ -24,7 +24,7 @@ type backendFlags struct {
 	lock                                               bool
 	lockTimeout                                        time.Duration
 	// backendCheck is tfdeps' -backend-check: contact the backend as
-	// the reference tool does (init_backend_check.go).
+	// the reference tool does (initrun's backend_check.go).
 	backendCheck bool
 	cloud        bool
 	// backendSet and cloudSet report -backend and -cloud on the command

@@ -46,7 +46,7 @@ func (r *initRun) initBackend(root *config.Module) (stop bool) {
 }
 
 // backendOptions are the backend section's flags, and the checks of
-// -backend-check (init_backend_check.go).
+// -backend-check (backend_check.go).
 func (r *initRun) backendOptions() workdir.BackendOptions {
 	o := workdir.BackendOptions{
 		Disabled:         !r.opts.backend,

@@ -38,7 +38,7 @@ type initEvents struct {
 	mu sync.Mutex
 
 	// terraformThirdParty: in the Terraform flavour, a fresh install was
-	// signed by a partner or self-signed (init_events_terraform.go).
+	// signed by a partner or self-signed (events_terraform.go).
 	terraformThirdParty bool
 }
 

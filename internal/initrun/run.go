@@ -30,7 +30,7 @@ type initRun struct {
 	remoteState []byte
 	// backendBody is the backend block with -backend-config merged, and
 	// checkedBackend the backend contacted with -backend-check
-	// (init_backend_check.go).
+	// (backend_check.go).
 	backendBody    hcl.Body
 	checkedBackend *checkedBackend
 }
