@@ -48,6 +48,8 @@ var allowed = map[string][]string{
 	"providerlock":     {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "providerinstall", "config", "requirements"},
 	"workdir":          {"flavour", "addrs", "versions", "hashes", "config", "lockfile", "cliconfig", "registry", "requirements", "moduleaddr", "moduleinstall", "moduleinstall/manifest", "providersource", "providerinstall", "backend", "internal/regfile"},
 	"examples/library": {"workdir"},
+	// init's run of one directory: workdir's steps and their rendering
+	"internal/initrun": {"flavour", "addrs", "versions", "config", "lockfile", "cliconfig", "registry", "moduleinstall", "providersource", "providerinstall", "backend", "workdir", "internal/diagrender", "internal/livedisplay", "internal/regfile"},
 }
 
 // anyModulePackage marks packages that may import every package of the module.

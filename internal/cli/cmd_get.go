@@ -10,6 +10,7 @@ import (
 	"github.com/tfdeps/tfdeps/cliconfig"
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/initrun"
 	"github.com/tfdeps/tfdeps/workdir"
 )
 
@@ -61,7 +62,7 @@ func runGet(m *Meta, args []string) int {
 			p.Print(hcl.Diagnostics{errorDiag("Too many command line arguments", "Expected no positional arguments. Did you mean to use -chdir?")})
 			return 1
 		}
-		g.view = getHumanView(m, noColor, false)
+		g.view = initrun.NewGetView(m.runEnv(), noColor, false, nil)
 		defer g.view.Close()
 		return g.terraformGet(ctx, vars)
 	}
@@ -72,7 +73,7 @@ func runGet(m *Meta, args []string) int {
 		return code
 	}
 	defer jf.close()
-	g.view = jf.initView(m, getHumanView(m, noColor, jf.json))
+	g.view = initrun.NewGetView(m.runEnv(), noColor, jf.json, jf.intoWriter())
 	defer g.view.Close()
 	if fs.NArg() > 0 {
 		// tofu get refuses arguments: with -json as a JSON line, else as
@@ -91,15 +92,12 @@ func runGet(m *Meta, args []string) int {
 type getRun struct {
 	m    *Meta
 	opts workdir.Options
-	view initView
+	view initrun.View
 }
 
 // newRun is the module installation of get, rendered by the view.
 func (g *getRun) newRun() *workdir.Run {
-	return workdir.NewRun(g.opts, workdir.Events{
-		Modules:       moduleEvents{view: g.view, flavour: g.m.Flavour},
-		ModuleFetches: liveModuleFetches(g.view),
-	})
+	return workdir.NewRun(g.opts, initrun.GetEvents(g.view, g.m.Flavour))
 }
 
 // tofuGet is tofu get (workdir.Run.Get): it makes the modules directory
@@ -112,7 +110,7 @@ func (g *getRun) tofuGet(ctx context.Context, vars *varFlags, cfg *cliconfig.Con
 	}
 	varOpts, varDiags := vars.configOptions(m)
 	if varDiags.HasErrors() {
-		if !isHumanView(g.view) {
+		if !initrun.IsHumanView(g.view) {
 			g.view.Diagnostics(varDiags)
 			return 1
 		}

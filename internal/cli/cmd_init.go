@@ -2,19 +2,14 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/tfdeps/tfdeps/config"
-	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/lockfile"
-	"github.com/tfdeps/tfdeps/providersource"
-	"github.com/tfdeps/tfdeps/workdir"
+	"github.com/tfdeps/tfdeps/internal/initrun"
 )
 
 const initUsage = `
@@ -109,7 +104,7 @@ type initOptions struct {
 	vars       *varFlags
 	get        bool
 	input      bool
-	// fromModule is -from-module=SOURCE (init_from_module.go).
+	// fromModule is -from-module=SOURCE (initrun's from_module.go).
 	fromModule string
 	backendFlags
 }
@@ -134,7 +129,36 @@ func runInit(m *Meta, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	return (&initRun{m: m, opts: o}).run(ctx)
+	return initrun.Run(ctx, initEnv(m), o.runOptions())
+}
+
+// initEnv is init's environment in the working directory: m's, and the
+// CLI configuration, loaded (its problems printed: OpenTofu prints them
+// before the command starts, so before the -json version line), with the
+// registry clients and the workdir options built from it.
+func initEnv(m *Meta) *initrun.Env {
+	env := m.runEnv()
+	env.CLIOptions = m.cliConfigOptions()
+	env.CLIConfig = loadCLIConfig(m, env.CLIOptions)
+	env.Registry = newRegistryClient(m, env.CLIConfig)
+	env.ModuleRegistry = newModuleRegistry(m, env.CLIConfig)
+	env.Workdir = workdirOptions(m, env.CLIConfig, nil, env.Registry)
+	return env
+}
+
+// runOptions are o for initrun.
+func (o *initOptions) runOptions() initrun.Options {
+	var into io.Writer
+	if o.jsonInto.file != nil {
+		into = o.jsonInto.file
+	}
+	return initrun.Options{
+		Upgrade: o.upgrade, LockfileReadonly: o.lockfile == "readonly", PluginDirs: o.pluginDirs,
+		TestsDir: o.testsDir, StatePath: o.statePath, JSON: o.json, JSONInto: into, NoColor: o.noColor,
+		Backend: o.backend, Get: o.get, Input: o.input, FromModule: o.fromModule, Vars: o.vars.opts,
+		BackendConfigs: o.configs, Reconfigure: o.reconfigure, MigrateState: o.migrateState,
+		ForceCopy: o.forceCopy, BackendCheck: o.backendCheck, Cloud: o.cloud,
+	}
 }
 
 // newInitFlagSet is init's flag set, parsing into o.
@@ -154,178 +178,4 @@ func newInitFlagSet(m *Meta, o *initOptions) *flag.FlagSet {
 	fs.StringVar(&o.fromModule, "from-module", "", "")
 	o.backendFlags.register(fs, m.Flavour)
 	return fs
-}
-
-// initRun is one execution of init.
-type initRun struct {
-	m    *Meta
-	opts initOptions
-	view initView
-	// work is the initialisation itself, step by step.
-	work *workdir.Run
-	// installedModules is set when the module installer ran (terraform
-	// ends its section with an empty line).
-	installedModules bool
-	// backend is what the backend section left (nil until it ran);
-	// statePath the state file of the local backend's selected
-	// workspace, remoteState the remote one read with -backend-check.
-	backend     *backendPhase
-	statePath   string
-	remoteState []byte
-	// backendBody is the backend block with -backend-config merged, and
-	// checkedBackend the backend contacted with -backend-check
-	// (init_backend_check.go).
-	backendBody    hcl.Body
-	checkedBackend *checkedBackend
-}
-
-func (r *initRun) newView() initView {
-	if f := r.opts.jsonInto.file; f != nil {
-		return &teeView{initView: r.humanOrJSONView(), json: newJSONViewTo(r.m, f)}
-	}
-	return r.humanOrJSONView()
-}
-
-func (r *initRun) humanOrJSONView() initView {
-	m := r.m
-	var human initView = &plainView{m: m}
-	switch {
-	case r.opts.json:
-		// With -json-into too (an error), tofu writes to both.
-		human = newJSONView(m)
-	case liveDisplayWanted(m, r.opts.noColor):
-		human = newLiveView(m)
-	}
-	return human
-}
-
-func (r *initRun) run(ctx context.Context) int {
-	m := r.m
-	// OpenTofu prints the CLI configuration's problems before the command
-	// starts, so before the -json version line.
-	cliOpts := m.cliConfigOptions()
-	cfg := loadCLIConfig(m, cliOpts)
-	r.view = r.newView()
-	defer r.view.Close()
-	release, code := acquireWorkdirLock(ctx, m, r.view)
-	if release == nil {
-		return code
-	}
-	defer release()
-
-	if d := storePluginDirs(m, r.opts.pluginDirs); d != nil {
-		r.view.Diagnostics(hcl.Diagnostics{d})
-		return 1
-	}
-	client := newRegistryClient(m, cfg)
-	src, srcDiags := providersource.Build(providersource.BuildOptions{
-		Config: cfg, CLI: cliOpts, Registry: client, Getenv: m.Getenv, PluginDirs: r.opts.pluginDirs,
-	})
-	_ = srcDiags // printed by loadCLIConfig, before the command, as tofu does
-	wo := workdirOptions(m, cfg, src, client)
-	wo.ModuleRegistry = newModuleRegistry(m, cfg)
-	wo.TestsDir = r.opts.testsDir
-	if code, stop := r.initFromModule(ctx, wo); stop {
-		return code
-	}
-	if workdir.IsEmpty(m.Flavour) {
-		r.view.Message("init_empty", initEmptyTextIn(r.m.Flavour), false)
-		return 0
-	}
-	varOpts, diags := r.opts.vars.configOptions(m)
-	if diags.HasErrors() {
-		r.view.Diagnostics(r.withConfigErrorText(diags))
-		return 1
-	}
-	if m.Flavour == flavour.OpenTofu && !r.opts.json && inputEnabled(m, r.opts.input) {
-		r.opts.vars.values.SetPrompt(m.promptVariable)
-	}
-	if m.Flavour == flavour.Terraform {
-		// terraform init reads the lock file before the backend and
-		// shows its errors as they are.
-		if _, _, d := lockfile.ReadFile(lockFileName, m.lockReadOptions()); d.HasErrors() {
-			r.view.Diagnostics(d)
-			return 1
-		}
-	}
-	wo.Variables = varOpts
-	wo.Upgrade, wo.LockReadOnly, wo.NoGet = r.opts.upgrade, r.opts.lockfile == "readonly", !r.opts.get
-	ev := &initEvents{view: r.view, flavour: m.Flavour}
-	r.work = workdir.NewRun(wo, workdir.Events{
-		Modules:       moduleEvents{view: r.view, flavour: m.Flavour, trim: true},
-		ModuleFetches: liveModuleFetches(r.view),
-		Providers:     ev.events(),
-		LockFile:      r.lockFileEvent,
-		Backend:       r.backendEvent,
-	})
-	moduleWarnings, stop := r.initModules(ctx)
-	if stop {
-		return 1
-	}
-	backendDiags := r.backendSectionDiags()
-	if backendDiags.HasErrors() {
-		r.afterBackendTerraform()
-		r.view.Diagnostics(append(moduleWarnings, backendDiags...))
-		return 1
-	}
-	statePath, cleanup := r.requirementsStatePath()
-	defer cleanup()
-	reqs, diags, err := r.work.Requirements(statePath, append(moduleWarnings, backendDiags...), diags)
-	if err != nil {
-		if errors.Is(err, workdir.ErrConfiguration) {
-			diags = r.withConfigErrorText(diags)
-		}
-		r.afterModulesTerraform()
-		r.view.Diagnostics(diags)
-		return 1
-	}
-	_, diags, err = r.work.InstallProviders(ctx, reqs, diags)
-	switch {
-	case err != nil && err == ctx.Err():
-		r.view.Diagnostics(diags)
-		r.view.Message("interrupted", initInterruptedText, true)
-		return 1
-	case errors.Is(err, workdir.ErrUpgradeReadOnly):
-		// tofu prints the conflict, then the warnings gathered so far.
-		r.view.Message("upgrade_conflict", initUpgradeConflict, true)
-		r.view.Diagnostics(diags)
-		return 1
-	case err != nil:
-		r.view.Diagnostics(diags)
-		return 1
-	}
-	r.finish(diags)
-	return 0
-}
-
-// lockFileEvent says that the lock file is about to be written.
-func (r *initRun) lockFileEvent(c workdir.LockFileChange) {
-	if c == workdir.LockCreated {
-		r.view.Message("lock_created", lockCreatedTextIn(r.m.Flavour), false)
-		return
-	}
-	r.view.Message("lock_changed", lockChangedTextIn(r.m.Flavour), false)
-}
-
-// afterModulesTerraform ends the module phase's output as terraform init
-// does when it stops after installing modules and before installing
-// providers: with an empty line (OpenTofu prints none there).
-func (r *initRun) afterModulesTerraform() {
-	if r.m.Flavour == flavour.Terraform && r.installedModules {
-		r.view.Message("empty_line", "", false)
-	}
-}
-
-// finish prints the warnings and the success text.
-func (r *initRun) finish(diags hcl.Diagnostics) {
-	r.view.Message("blank", "", false)
-	r.view.Diagnostics(diags)
-	if r.cloudInEffect() {
-		r.cloudSuccess()
-		return
-	}
-	r.view.Message("init_success", initSuccessTextIn(r.m.Flavour), false)
-	if r.m.Getenv("TF_IN_AUTOMATION") == "" {
-		r.view.Message("init_next_steps", initNextStepsTextIn(r.m.Flavour), false)
-	}
 }

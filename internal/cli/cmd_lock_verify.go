@@ -8,8 +8,10 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/diagrender"
 	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/requirements"
+	"github.com/tfdeps/tfdeps/workdir"
 )
 
 // lockFileName is the dependency lock file, in the working directory.
@@ -50,7 +52,7 @@ func runLockVerify(m *Meta, args []string) int {
 		return usageError(m, fs, unexpectedArgumentDiag())
 	}
 	diags, tree, ok := verifyLock(m, varOpts...)
-	newDiagPrinter(m, snippetFiles(diags, treeFiles(tree))).Print(diags)
+	newDiagPrinter(m, diagrender.SnippetFiles(diags, treeFiles(tree))).Print(diags)
 	if !ok {
 		return 1
 	}
@@ -83,7 +85,7 @@ func verifyLock(m *Meta, opts ...config.Option) (hcl.Diagnostics, *config.Tree, 
 	locks, _, lockDiags := lockfile.ReadFile(lockFileName, m.lockReadOptions())
 	if lockDiags.HasErrors() {
 		// As OpenTofu reports a broken lock file: one error.
-		return append(diags, lockReadFailureDiag(lockDiags)), res.Tree, false
+		return append(diags, workdir.LockReadFailure(lockDiags)), res.Tree, false
 	}
 	diags = append(diags, lockDiags...)
 	diags = append(diags, lockfile.CheckConsistency(res.Providers, locks, lockfile.ConsistencyOptions{Flavour: m.Flavour})...)

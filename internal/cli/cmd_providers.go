@@ -12,11 +12,12 @@ import (
 	"github.com/tfdeps/tfdeps/cliconfig"
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/initrun"
 	"github.com/tfdeps/tfdeps/internal/providertree"
-	"github.com/tfdeps/tfdeps/internal/regfile"
 	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/providerinstall"
 	"github.com/tfdeps/tfdeps/requirements"
+	"github.com/tfdeps/tfdeps/workdir"
 )
 
 const providersHelp = `
@@ -86,7 +87,7 @@ func runProviders(m *Meta, args []string) int {
 		cliCfg = loadCLIConfig(m, m.cliConfigOptions())
 	}
 	if opts.statePath == "" {
-		opts.statePath = defaultStatePath(m)
+		opts.statePath = initrun.DefaultStatePath(&initrun.Env{Getenv: m.Getenv})
 	}
 
 	if diags := noConfigurationFiles(m); diags != nil && !(m.Flavour == flavour.Terraform && hasTestFiles(opts.testsDir)) {
@@ -102,7 +103,7 @@ func runProviders(m *Meta, args []string) int {
 		StateFile: opts.statePath,
 	})
 	if m.Flavour == flavour.Terraform {
-		diags = withoutMockDataAfterErrors(diags)
+		diags = workdir.WithoutMockDataAfterErrors(diags)
 	}
 	if !hasConfigErrors(diags) {
 		// tofu loads the root module a second time (without test files)
@@ -132,21 +133,6 @@ func runProviders(m *Meta, args []string) int {
 	providertree.Write(m.Stdout, res, m.Flavour)
 	printer.Print(diags)
 	return 0
-}
-
-// defaultStatePath is the local backend's state file for the current
-// workspace (TF_WORKSPACE, else .terraform/environment, else default).
-func defaultStatePath(m *Meta) string {
-	ws := m.Getenv("TF_WORKSPACE")
-	if ws == "" {
-		if b, err := regfile.ReadFile(filepath.Join(".terraform", "environment")); err == nil {
-			ws = strings.TrimSpace(string(b))
-		}
-	}
-	if ws == "" || ws == "default" {
-		return "terraform.tfstate"
-	}
-	return filepath.Join("terraform.tfstate.d", ws, "terraform.tfstate")
 }
 
 // backendDiags are the problems tofu providers finds when it opens the
@@ -213,7 +199,7 @@ func installedPluginDiags(m *Meta, devOverrides map[addrs.Provider]string) hcl.D
 		return diags
 	}
 	if diags.HasErrors() {
-		return hcl.Diagnostics{lockReadFailureDiag(diags)}
+		return hcl.Diagnostics{workdir.LockReadFailure(diags)}
 	}
 	platform, err := addrs.ParsePlatform(m.Platform)
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/diagrender"
+	"github.com/tfdeps/tfdeps/internal/livedisplay"
 	"github.com/tfdeps/tfdeps/providerlock"
 	"github.com/tfdeps/tfdeps/providermirror"
 	"github.com/tfdeps/tfdeps/providersource"
@@ -81,14 +83,14 @@ func runProvidersMirror(m *Meta, args []string) int {
 		Target: fs.Arg(0), Parallelism: *parallelism,
 	}
 	ev := mirrorEvents(m)
-	var live *liveDisplay
+	var live *livedisplay.Display
 	if liveDisplayWanted(m, !m.Color) {
-		live = newLiveDisplay(m)
+		live = livedisplay.OnTerminal(m.Stdout)
 		ev = mirrorLive(m, live, ev)
 	}
 	problems := b.Build(ctx, *req, ev)
 	if live != nil {
-		live.close()
+		live.Close()
 	}
 	diags = append(diags, providermirror.Diagnostics(problems)...)
 	printMirrorDiags(m, diags, res)
@@ -133,7 +135,7 @@ func printMirrorDiags(m *Meta, diags hcl.Diagnostics, res *requirements.Result) 
 	if res != nil {
 		tree = res.Tree
 	}
-	p := newDiagPrinter(m, snippetFiles(diags, treeFiles(tree)))
+	p := newDiagPrinter(m, diagrender.SnippetFiles(diags, treeFiles(tree)))
 	p.ExtraNewline = true
 	p.Print(diags)
 }

@@ -14,22 +14,9 @@ func newDiagPrinter(m *Meta, files map[string]*hcl.File) *diagrender.Printer {
 	return &diagrender.Printer{Stdout: m.Stdout, Stderr: m.Stderr, Files: files, Width: terminalWidth(m.Stderr), Color: m.Color, Terraform: m.Flavour == flavour.Terraform}
 }
 
-// The CLI's short names for the renderer's functions.
-
-func colorize(s string, on bool) string { return diagrender.Colorize(s, on) }
-
-func sortDiagnostics(diags hcl.Diagnostics) hcl.Diagnostics { return diagrender.Sort(diags) }
-
-func snippetFiles(diags hcl.Diagnostics, known map[string]*hcl.File) map[string]*hcl.File {
-	return diagrender.SnippetFiles(diags, known)
-}
-
-func newJSONDiagnostic(d *hcl.Diagnostic, files map[string]*hcl.File) *diagrender.Diagnostic {
-	return diagrender.NewDiagnostic(d, files)
-}
-
-func renderFramedDiagnostic(d *diagrender.Diagnostic, width int) string {
-	return diagrender.RenderFramed(d, width)
+// errorDiag is an error diagnostic.
+func errorDiag(summary, detail string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
 }
 
 // withoutOwnWarnings drops tfdeps' own warnings, which OpenTofu does not

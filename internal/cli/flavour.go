@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/regfile"
@@ -98,14 +96,4 @@ func (m *Meta) configOptions(extra ...config.Option) []config.Option {
 // lockReadOptions reads the lock file as the chosen flavour does.
 func (m *Meta) lockReadOptions() lockfile.ReadOptions {
 	return lockfile.ReadOptions{Flavour: m.Flavour, TofuVersion: m.Version()}
-}
-
-// migrateLocks applies OpenTofu's registry.terraform.io →
-// registry.opentofu.org rewrite of a lock file just read; Terraform keeps
-// the entries as they are.
-func (m *Meta) migrateLocks(l *lockfile.Locks) hcl.Diagnostics {
-	if m.Flavour == flavour.Terraform {
-		return nil
-	}
-	return l.MigrateTerraformRegistry()
 }

@@ -8,12 +8,13 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/initrun"
 )
 
 // backendFlags are init's options about the backend and its state, which
 // tfdeps accepts so that "tofu init" (or "terraform init") command lines
 // work unchanged: validated as the reference validates them, and used by
-// init's backend section (init_backend_run.go) as the reference uses them,
+// init's backend section (package initrun) as the reference uses them,
 // except that tfdeps never migrates state and ignores the locking flags.
 // (-json-into, OpenTofu's, is here too: it is parsed and checked with
 // them.)
@@ -23,7 +24,7 @@ type backendFlags struct {
 	lock                                               bool
 	lockTimeout                                        time.Duration
 	// backendCheck is tfdeps' -backend-check: contact the backend as
-	// the reference tool does (init_backend_check.go).
+	// the reference tool does (initrun's backend_check.go).
 	backendCheck bool
 	cloud        bool
 	// backendSet and cloudSet report -backend and -cloud on the command
@@ -180,7 +181,7 @@ func terraformInitArgDiags(m *Meta, fs *flag.FlagSet, o *initOptions, parseFaile
 // Terraform prints them alone, as text or JSON.
 func initArgsError(m *Meta, fs *flag.FlagSet, o initOptions, diags hcl.Diagnostics) int {
 	if o.jsonInto.file != nil {
-		newJSONViewTo(m, o.jsonInto.file).Diagnostics(diags)
+		initrun.NewJSONView(m.runEnv(), o.jsonInto.file, false).Diagnostics(diags)
 	}
 	if !o.json && m.Flavour != flavour.Terraform {
 		p := newDiagPrinter(m, nil)
@@ -189,8 +190,7 @@ func initArgsError(m *Meta, fs *flag.FlagSet, o initOptions, diags hcl.Diagnosti
 		fs.Usage()
 		return 1
 	}
-	r := &initRun{m: m, opts: o}
-	v := r.humanOrJSONView()
+	v := initrun.NewView(m.runEnv(), o.runOptions())
 	v.Diagnostics(diags)
 	v.Close()
 	return 1

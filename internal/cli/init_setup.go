@@ -4,14 +4,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
+	"path/filepath"
+	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/cliconfig"
-	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/diagrender"
+	"github.com/tfdeps/tfdeps/internal/initrun"
+	"github.com/tfdeps/tfdeps/internal/livedisplay"
+	"github.com/tfdeps/tfdeps/moduleinstall"
 	"github.com/tfdeps/tfdeps/providerinstall"
 	"github.com/tfdeps/tfdeps/providersource"
 	"github.com/tfdeps/tfdeps/registry"
@@ -76,7 +80,7 @@ func printProblems(m *Meta, header, footer string, diags hcl.Diagnostics) {
 // an empty line, all on stderr; then the footer and an empty line.
 func printFramedProblems(m *Meta, footer string, diags hcl.Diagnostics) {
 	for _, d := range diags {
-		fmt.Fprintln(m.Stderr, renderFramedDiagnostic(newJSONDiagnostic(d, nil), 78))
+		fmt.Fprintln(m.Stderr, diagrender.RenderFramed(diagrender.NewDiagnostic(d, nil), 78))
 	}
 	if diags.HasErrors() {
 		fmt.Fprintln(m.Stderr, footer)
@@ -157,32 +161,9 @@ func reattachedProviders(raw string) map[addrs.Provider]bool {
 	return out
 }
 
-// storePluginDirs maintains TF_DATA_DIR/plugin_path for -plugin-dir.
-func storePluginDirs(m *Meta, values []string) *hcl.Diagnostic {
-	err := workdir.StorePluginDirs(dataDir(m), values)
-	if err == nil {
-		return nil
-	}
-	return errorDiag("Error saving -plugin-path values", err.Error())
-}
-
 // workingDirIsEmpty reports whether the working directory has no
 // configuration files (workdir.IsEmpty).
 func workingDirIsEmpty(f flavour.Flavour) bool { return workdir.IsEmpty(f) }
-
-// backendSection runs init's backend section (initBackend) once the root
-// module has loaded, as tofu does; diags are the configuration's: an
-// error in a root module file (or without a source) means tofu stopped
-// before the backend. It reports whether init must stop (everything
-// printed).
-func (r *initRun) backendSection(root *config.Module, diags hcl.Diagnostics) bool {
-	for _, d := range diags {
-		if d.Severity == hcl.DiagError && !workdir.IsRequirementsError(d) && (d.Subject == nil || !strings.Contains(d.Subject.Filename, "/")) {
-			return false
-		}
-	}
-	return r.initBackend(root)
-}
 
 // withRootWarningsAgain returns diags with the root module's own loader
 // warnings added once more (workdir.RootWarningsAgain); testsDir is "" for
@@ -199,4 +180,64 @@ func hasConfigErrors(diags hcl.Diagnostics) bool {
 		}
 	}
 	return false
+}
+
+// moduleCacheDir is the shared module package cache:
+// TFDEPS_MODULE_CACHE_DIR, else tfdeps/modules in the user cache
+// directory; "" (no cache) when neither can be found or the variable is
+// "off".
+func moduleCacheDir(m *Meta) string {
+	switch d := m.Getenv("TFDEPS_MODULE_CACHE_DIR"); d {
+	case "off":
+		return ""
+	case "":
+	default:
+		return d
+	}
+	if d := m.Getenv("XDG_CACHE_HOME"); d != "" {
+		return filepath.Join(d, "tfdeps", "modules")
+	}
+	if home := m.Getenv("HOME"); home != "" {
+		return filepath.Join(home, ".cache", "tfdeps", "modules")
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "tfdeps", "modules")
+	}
+	return ""
+}
+
+// newModuleRegistry adapts the registry client to the module installer.
+func newModuleRegistry(m *Meta, cfg *cliconfig.Config) moduleinstall.Registry {
+	return newRegistryClient(m, cfg)
+}
+
+// moduleParallelism is TFDEPS_MODULE_PARALLELISM: how many packages are
+// fetched at once ahead of the walk (unset: the installer's default; 0 or
+// less: none, one package at a time in walk order, as OpenTofu does).
+func moduleParallelism(m *Meta) int {
+	v := m.Getenv("TFDEPS_MODULE_PARALLELISM")
+	if v == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return -1
+	}
+	return n
+}
+
+// runEnv is the environment of init's run (and get's views) in the
+// process's working directory: m's streams, variables and settings, and
+// the live display on stdout when liveDisplayWanted.
+func (m *Meta) runEnv() *initrun.Env {
+	env := &initrun.Env{
+		Stdin: m.Stdin, Stdout: m.Stdout, Stderr: m.Stderr,
+		Getenv: m.Getenv, Environ: m.Environ, Getwd: m.Getwd,
+		Flavour: m.Flavour, TofuVersion: m.TofuVersion, TerraformVersion: m.TerraformVersion,
+		Color: m.Color,
+	}
+	if liveDisplayWanted(m, false) {
+		env.LiveDisplay = func() *livedisplay.Display { return livedisplay.OnTerminal(m.Stdout) }
+	}
+	return env
 }

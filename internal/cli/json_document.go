@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/cliconfig"
+	"github.com/tfdeps/tfdeps/internal/diagrender"
 	"github.com/tfdeps/tfdeps/providersource"
 	"github.com/tfdeps/tfdeps/requirements"
 )
@@ -33,7 +34,7 @@ type documentDiagnostic struct {
 // in the words of the emulated product; never nil.
 func documentDiagnostics(m *Meta, diags hcl.Diagnostics) []documentDiagnostic {
 	out := []documentDiagnostic{}
-	for _, d := range sortDiagnostics(diags) {
+	for _, d := range diagrender.Sort(diags) {
 		dj := documentDiagnostic{Severity: "warning", Summary: d.Summary, Detail: d.Detail}
 		if d.Severity == hcl.DiagError {
 			dj.Severity = "error"

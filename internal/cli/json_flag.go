@@ -2,10 +2,12 @@ package cli
 
 import (
 	"flag"
+	"io"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/initrun"
 )
 
 // jsonFlags are the output flags "tofu get" and "tofu providers lock"
@@ -74,9 +76,7 @@ func (j *jsonFlags) open(m *Meta, fs *flag.FlagSet) (int, bool) {
 	diags = append(diags, jsonIntoConflict()...)
 	newBareJSONView(m).Diagnostics(diags)
 	if f != nil {
-		into := newJSONViewTo(m, f)
-		into.bare = true
-		into.Diagnostics(diags)
+		initrun.NewJSONView(m.runEnv(), f, true).Diagnostics(diags)
 		f.Close()
 	}
 	return 1, false
@@ -85,36 +85,19 @@ func (j *jsonFlags) open(m *Meta, fs *flag.FlagSet) (int, bool) {
 // close closes the -json-into file, if any.
 func (j *jsonFlags) close() { j.into.close() }
 
-// initView is the view of get the flags select: human (given), -json's,
-// or human with the JSON lines into the -json-into file.
-func (j *jsonFlags) initView(m *Meta, human initView) initView {
-	switch {
-	case j.json:
-		return newBareJSONView(m)
-	case j.into.file != nil:
-		return &teeView{initView: human, json: j.intoView(m)}
-	}
-	return human
-}
-
 // newBareJSONView is the JSON view of get and providers lock: OpenTofu's
 // lines exactly, without tfdeps' own "tfdeps" key.
-func newBareJSONView(m *Meta) *jsonView {
-	v := newJSONView(m)
-	v.bare = true
-	return v
-}
+func newBareJSONView(m *Meta) *initrun.JSONView { return initrun.NewJSONView(m.runEnv(), nil, true) }
 
 // intoView is the JSON view writing into the -json-into file.
-func (j *jsonFlags) intoView(m *Meta) *jsonView {
-	v := newJSONViewTo(m, j.into.file)
-	v.bare = true
-	return v
+func (j *jsonFlags) intoView(m *Meta) *initrun.JSONView {
+	return initrun.NewJSONView(m.runEnv(), j.into.file, true)
 }
 
-// keepFiles makes the view's snippets use files (name to parsed file).
-func (v *jsonView) keepFiles(files map[string]*hcl.File) {
-	for name, f := range files {
-		v.keepSource(f, name)
+// intoWriter is the -json-into file as a writer (nil: none).
+func (j *jsonFlags) intoWriter() io.Writer {
+	if j.into.file == nil {
+		return nil
 	}
+	return j.into.file
 }

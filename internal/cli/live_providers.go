@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/internal/livedisplay"
 	"github.com/tfdeps/tfdeps/providerlock"
 	"github.com/tfdeps/tfdeps/providermirror"
 	"github.com/tfdeps/tfdeps/registry"
@@ -22,42 +23,42 @@ func packageKey(p string, v versions.Version, pl addrs.Platform) string {
 // the packages being downloaded on a status line below them.
 type lockLiveView struct {
 	*lockHumanView
-	*liveDisplay
+	*livedisplay.Display
 }
 
 func (l *lockLiveView) Fetching(p addrs.Provider, v versions.Version, pl addrs.Platform) {
-	l.print(func() { l.lockHumanView.Fetching(p, v, pl) })
+	l.Print(func() { l.lockHumanView.Fetching(p, v, pl) })
 }
 
 func (l *lockLiveView) Retrieved(p addrs.Provider, v versions.Version, pl addrs.Platform, auth *registry.AuthResult) {
-	l.print(func() { l.lockHumanView.Retrieved(p, v, pl, auth) })
+	l.Print(func() { l.lockHumanView.Retrieved(p, v, pl, auth) })
 }
 
 func (l *lockLiveView) Warning(line string) {
-	l.print(func() { l.lockHumanView.Warning(line) })
+	l.Print(func() { l.lockHumanView.Warning(line) })
 }
 
 func (l *lockLiveView) Obtained(lines []providerlock.Obtained) {
-	l.print(func() { l.lockHumanView.Obtained(lines) })
+	l.Print(func() { l.lockHumanView.Obtained(lines) })
 }
 
 func (l *lockLiveView) RootModule(dir string) {
-	l.print(func() { l.lockHumanView.RootModule(dir) })
+	l.Print(func() { l.lockHumanView.RootModule(dir) })
 }
 
 func (l *lockLiveView) Success(changed bool) {
-	l.print(func() { l.lockHumanView.Success(changed) })
+	l.Print(func() { l.lockHumanView.Success(changed) })
 }
 
 func (l *lockLiveView) Diagnostics(diags hcl.Diagnostics, files map[string]*hcl.File) {
-	l.print(func() { l.lockHumanView.Diagnostics(diags, files) })
+	l.Print(func() { l.lockHumanView.Diagnostics(diags, files) })
 }
 
 // lockLiveOf is the live display of a providers lock view, if it has one.
-func lockLiveOf(v lockView) *liveDisplay {
+func lockLiveOf(v lockView) *livedisplay.Display {
 	switch v := v.(type) {
 	case *lockLiveView:
-		return v.liveDisplay
+		return v.Display
 	case lockViews:
 		for _, x := range v {
 			if d := lockLiveOf(x); d != nil {
@@ -71,7 +72,7 @@ func lockLiveOf(v lockView) *liveDisplay {
 // liveDownloadEvents adds to ev the download callbacks that show the
 // packages being downloaded on d's status line (nothing when d is nil).
 // name is how a provider is shown.
-func liveDownloadEvents(d *liveDisplay, name func(addrs.Provider) string) (
+func liveDownloadEvents(d *livedisplay.Display, name func(addrs.Provider) string) (
 	progress func(addrs.Provider, versions.Version, addrs.Platform, int64, int64),
 	ended func(addrs.Provider, versions.Version, addrs.Platform),
 ) {
@@ -80,10 +81,10 @@ func liveDownloadEvents(d *liveDisplay, name func(addrs.Provider) string) (
 	}
 	progress = func(p addrs.Provider, v versions.Version, pl addrs.Platform, done, total int64) {
 		key := packageKey(name(p), v, pl)
-		d.progress(key, key, done, total)
+		d.Progress(key, key, done, total)
 	}
 	ended = func(p addrs.Provider, v versions.Version, pl addrs.Platform) {
-		d.finished(packageKey(name(p), v, pl))
+		d.Finished(packageKey(name(p), v, pl))
 	}
 	return progress, ended
 }
@@ -99,23 +100,23 @@ func lockLiveEvents(m *Meta, view lockView) *providerlock.Events {
 // closeLockView ends the live display of view, if any.
 func closeLockView(view lockView) {
 	if d := lockLiveOf(view); d != nil {
-		d.close()
+		d.Close()
 	}
 }
 
 // mirrorLive wraps the events of providers mirror for its live display:
 // each line is printed with the status line out of the way, and the
 // downloads in progress show on it.
-func mirrorLive(m *Meta, d *liveDisplay, ev *providermirror.Events) *providermirror.Events {
+func mirrorLive(m *Meta, d *livedisplay.Display, ev *providermirror.Events) *providermirror.Events {
 	out := *ev
-	out.Skipping = func(p addrs.Provider) { d.print(func() { ev.Skipping(p) }) }
-	out.Mirroring = func(p addrs.Provider) { d.print(func() { ev.Mirroring(p) }) }
+	out.Skipping = func(p addrs.Provider) { d.Print(func() { ev.Skipping(p) }) }
+	out.Mirroring = func(p addrs.Provider) { d.Print(func() { ev.Mirroring(p) }) }
 	out.Selected = func(p addrs.Provider, v versions.Version, locked bool, c versions.Constraints) {
-		d.print(func() { ev.Selected(p, v, locked, c) })
+		d.Print(func() { ev.Selected(p, v, locked, c) })
 	}
-	out.Downloading = func(p addrs.Provider, pl addrs.Platform) { d.print(func() { ev.Downloading(p, pl) }) }
+	out.Downloading = func(p addrs.Provider, pl addrs.Platform) { d.Print(func() { ev.Downloading(p, pl) }) }
 	out.Authenticated = func(p addrs.Provider, pl addrs.Platform, auth *registry.AuthResult) {
-		d.print(func() { ev.Authenticated(p, pl, auth) })
+		d.Print(func() { ev.Authenticated(p, pl, auth) })
 	}
 	out.DownloadProgress, out.DownloadEnded = liveDownloadEvents(d, func(p addrs.Provider) string { return p.ForDisplayIn(m.Flavour) })
 	return &out

@@ -12,6 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/initrun"
 	"github.com/tfdeps/tfdeps/internal/livedisplay"
 	"github.com/tfdeps/tfdeps/moduleinstall"
 	"github.com/tfdeps/tfdeps/providerlock"
@@ -112,13 +114,12 @@ func TestLiveViewsOnTerminal(t *testing.T) {
 		run func(m *Meta, out io.Writer, cols int, live bool)
 	}{
 		{name: "init providers and modules", run: func(m *Meta, out io.Writer, cols int, live bool) {
-			var v initView = &plainView{m: m}
+			env := &initrun.Env{Stdout: m.Stdout, Stderr: m.Stderr, Color: m.Color}
 			if live {
-				lv := newLiveView(m)
-				lv.liveDisplay = newLiveDisplayTo(out, fixedWidth(cols))
-				v = lv
+				env.LiveDisplay = func() *livedisplay.Display { return livedisplay.New(out, fixedWidth(cols)) }
 			}
-			mods := liveModuleFetches(v)
+			v := initrun.NewView(env, initrun.Options{})
+			mods := initrun.GetEvents(v, m.Flavour).ModuleFetches
 			if live != (mods != nil) {
 				t.Fatalf("module fetch events: %v, want them only in the live view", mods != nil)
 			}
@@ -129,7 +130,7 @@ func TestLiveViewsOnTerminal(t *testing.T) {
 			mods.Started(module)
 			v.Text("info", "module_download", "Downloading "+module+" for app...", "")
 			mods.Bytes(module, 1e6, 3e6)
-			v.Event("init_providers", "", "", initProvidersText)
+			v.Event("init_providers", "", "", "\n[reset][bold]Initializing provider plugins...")
 			name := longProvider.ForDisplay()
 			v.Progress(name, "1.2.3", 1e6, 9e6)
 			v.Progress("hashicorp/aws", "5.0.0", 2e6, 9e6)
@@ -143,7 +144,7 @@ func TestLiveViewsOnTerminal(t *testing.T) {
 		{name: "providers lock", run: func(m *Meta, out io.Writer, cols int, live bool) {
 			var v lockView = &lockHumanView{m: m}
 			if live {
-				v = &lockLiveView{lockHumanView: &lockHumanView{m: m}, liveDisplay: newLiveDisplayTo(out, fixedWidth(cols))}
+				v = &lockLiveView{lockHumanView: &lockHumanView{m: m}, Display: livedisplay.New(out, fixedWidth(cols))}
 			}
 			ev := lockLiveEvents(m, v)
 			if live != (ev.DownloadProgress != nil) {
@@ -169,9 +170,9 @@ func TestLiveViewsOnTerminal(t *testing.T) {
 		}},
 		{name: "providers mirror", run: func(m *Meta, out io.Writer, cols int, live bool) {
 			ev := mirrorEvents(m)
-			var d *liveDisplay
+			var d *livedisplay.Display
 			if live {
-				d = newLiveDisplayTo(out, fixedWidth(cols))
+				d = livedisplay.New(out, fixedWidth(cols))
 				ev = mirrorLive(m, d, ev)
 			}
 			ev.Mirroring(longProvider)
@@ -187,7 +188,7 @@ func TestLiveViewsOnTerminal(t *testing.T) {
 			ev.Downloading(longProvider, darwin)
 			ev.Authenticated(longProvider, darwin, auth)
 			if d != nil {
-				d.close()
+				d.Close()
 			}
 		}},
 	}
@@ -226,13 +227,21 @@ var modulesFetchEventsNone = moduleinstall.FetchEvents{
 	Finished: func(string, error) {},
 }
 
+// ansiClearLine returns to the start of the line and clears it.
+const ansiClearLine = "\r\x1b[K"
+
+// liveInitView is init's live view on out, 80 columns wide.
+func liveInitView(out io.Writer) initrun.View {
+	env := &initrun.Env{Stdout: out, Stderr: io.Discard,
+		LiveDisplay: func() *livedisplay.Display { return livedisplay.New(out, fixedWidth(80)) }}
+	return initrun.NewView(env, initrun.Options{})
+}
+
 // TestLiveModuleFetchesIgnoreFailures: a failed fetch leaves the status
 // line as a finished one does.
 func TestLiveModuleFetchesIgnoreFailures(t *testing.T) {
 	var out bytes.Buffer
-	v := newLiveView(&Meta{Env: Env{Stdout: &out, Stderr: io.Discard}})
-	v.liveDisplay = newLiveDisplayTo(&out, fixedWidth(80))
-	ev := liveModuleFetches(v)
+	ev := initrun.GetEvents(liveInitView(&out), flavour.OpenTofu).ModuleFetches
 	ev.Started("git::https://example.com/a.git")
 	ev.Finished("git::https://example.com/a.git", errors.New("clone failed"))
 	want := "  Downloading git::https://example.com/a.git" + ansiClearLine
@@ -245,9 +254,7 @@ func TestLiveModuleFetchesIgnoreFailures(t *testing.T) {
 // reach the terminal.
 func TestLiveLabelsAreSafe(t *testing.T) {
 	var out bytes.Buffer
-	v := newLiveView(&Meta{Env: Env{Stdout: &out, Stderr: io.Discard}})
-	v.liveDisplay = newLiveDisplayTo(&out, fixedWidth(80))
-	liveModuleFetches(v).Started("https://example.com/\x1b]0;title\x07x.zip")
+	initrun.GetEvents(liveInitView(&out), flavour.OpenTofu).ModuleFetches.Started("https://example.com/\x1b]0;title\x07x.zip")
 	if got, want := out.String(), "  Downloading https://example.com/?]0;title?x.zip"; got != want {
 		t.Errorf("output = %q, want %q", got, want)
 	}
@@ -281,9 +288,9 @@ func TestLiveDisplayChoice(t *testing.T) {
 			if got := lockLiveOf(lock) != nil; got != tc.want {
 				t.Errorf("providers lock: live = %v, want %v", got, tc.want)
 			}
-			get := getHumanView(m, false, tc.json)
+			get := initrun.NewGetView(m.runEnv(), false, tc.json, nil)
 			defer get.Close()
-			if got := liveOf(get) != nil; got != tc.want {
+			if got := initrun.GetEvents(get, m.Flavour).ModuleFetches != nil; got != tc.want {
 				t.Errorf("get: live = %v, want %v", got, tc.want)
 			}
 			if !tc.json {

@@ -8,6 +8,9 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/diagrender"
+	"github.com/tfdeps/tfdeps/internal/initrun"
+	"github.com/tfdeps/tfdeps/internal/livedisplay"
 	"github.com/tfdeps/tfdeps/providerlock"
 	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/versions"
@@ -41,7 +44,7 @@ func newLockView(m *Meta, jf *jsonFlags) lockView {
 	case jf.json:
 		v = &lockJSONView{v: newBareJSONView(m)}
 	case liveDisplayWanted(m, !m.Color):
-		v = &lockLiveView{lockHumanView: &lockHumanView{m: m}, liveDisplay: newLiveDisplay(m)}
+		v = &lockLiveView{lockHumanView: &lockHumanView{m: m}, Display: livedisplay.OnTerminal(m.Stdout)}
 	}
 	if jf.into.file != nil {
 		v = lockViews{v, &lockJSONView{v: jf.intoView(m), into: true}}
@@ -74,12 +77,12 @@ func (h *lockHumanView) Warning(line string) { fmt.Fprintln(h.m.Stdout, line) }
 func (h *lockHumanView) Retrieved(p addrs.Provider, v versions.Version, pl addrs.Platform, auth *registry.AuthResult) {
 	fl, out := h.m.Flavour, h.m.Stdout
 	if fl == flavour.Terraform {
-		human, _ := terraformAuthTexts(auth, h.m.Color)
+		human, _ := initrun.TerraformAuthTexts(auth, h.m.Color)
 		fmt.Fprintf(out, "- Retrieved %s %s for %s (%s)\n", p.ForDisplayIn(fl), v, pl, human)
 		return
 	}
 	if auth.Signed() {
-		keyID := fmt.Sprintf(colorize(", key ID [reset][bold]%s[reset]", h.m.Color), strings.Join(auth.KeyIDs(), ", "))
+		keyID := fmt.Sprintf(diagrender.Colorize(", key ID [reset][bold]%s[reset]", h.m.Color), strings.Join(auth.KeyIDs(), ", "))
 		fmt.Fprintf(out, "- Retrieved %s %s for %s (%s%s)\n", p.ForDisplayIn(fl), v, pl, auth.Summary(), keyID)
 		return
 	}
@@ -99,11 +102,11 @@ func (h *lockHumanView) RootModule(dir string) {
 func (h *lockHumanView) Success(changed bool) {
 	m := h.m
 	if changed {
-		fmt.Fprintln(m.Stdout, colorize("\n[bold][green]Success![reset] [bold]"+m.Flavour.Product()+" has updated the lock file.[reset]", m.Color))
+		fmt.Fprintln(m.Stdout, diagrender.Colorize("\n[bold][green]Success![reset] [bold]"+m.Flavour.Product()+" has updated the lock file.[reset]", m.Color))
 		fmt.Fprint(m.Stdout, "\nReview the changes in .terraform.lock.hcl and then commit to your\nversion control system to retain the new checksums.\n\n")
 		return
 	}
-	fmt.Fprintln(m.Stdout, colorize("\n[bold][green]Success![reset] [bold]"+m.Flavour.Product()+" has validated the lock file and found no need for changes.[reset]", m.Color))
+	fmt.Fprintln(m.Stdout, diagrender.Colorize("\n[bold][green]Success![reset] [bold]"+m.Flavour.Product()+" has validated the lock file and found no need for changes.[reset]", m.Color))
 }
 
 // Diagnostics prints each diagnostic followed by an extra newline.
@@ -111,7 +114,7 @@ func (h *lockHumanView) Diagnostics(diags hcl.Diagnostics, files map[string]*hcl
 	if len(diags) == 0 {
 		return
 	}
-	p := newDiagPrinter(h.m, snippetFiles(diags, files))
+	p := newDiagPrinter(h.m, diagrender.SnippetFiles(diags, files))
 	p.ExtraNewline = true
 	p.Print(diags)
 }
@@ -119,14 +122,14 @@ func (h *lockHumanView) Diagnostics(diags hcl.Diagnostics, files map[string]*hcl
 // lockJSONView logs OpenTofu's JSON lines for providers lock (OpenTofu
 // flavour only: Terraform's providers lock has no -json).
 type lockJSONView struct {
-	v *jsonView
+	v *initrun.JSONView
 	// into is set for the -json-into file, which does not get the plain
 	// warning lines tofu prints to stdout.
 	into bool
 }
 
 func (j *lockJSONView) info(format string, args ...any) {
-	j.v.write("info", fmt.Sprintf(format, args...), nil)
+	j.v.Log("info", fmt.Sprintf(format, args...))
 }
 
 func (j *lockJSONView) Fetching(p addrs.Provider, v versions.Version, pl addrs.Platform) {
@@ -139,9 +142,7 @@ func (j *lockJSONView) Warning(line string) {
 	if j.into {
 		return
 	}
-	j.v.mu.Lock()
-	defer j.v.mu.Unlock()
-	fmt.Fprintln(j.v.m.Stdout, line)
+	j.v.Println(line)
 }
 
 func (j *lockJSONView) Retrieved(p addrs.Provider, v versions.Version, pl addrs.Platform, auth *registry.AuthResult) {
@@ -170,7 +171,7 @@ func (j *lockJSONView) Success(changed bool) {
 }
 
 func (j *lockJSONView) Diagnostics(diags hcl.Diagnostics, files map[string]*hcl.File) {
-	j.v.keepFiles(files)
+	j.v.KeepFiles(files)
 	j.v.Diagnostics(diags)
 }
 

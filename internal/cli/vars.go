@@ -3,13 +3,11 @@ package cli
 import (
 	"flag"
 	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
-	"github.com/tfdeps/tfdeps/internal/regfile"
+	"github.com/tfdeps/tfdeps/internal/initrun"
 )
 
 // varsHelp is the help text of the -var and -var-file options, appended to
@@ -68,31 +66,9 @@ func addVarFlags(m *Meta, fs *flag.FlagSet) *varFlags {
 // use them and the current workspace; error diagnostics mean the command
 // must stop before loading.
 func (v *varFlags) configOptions(m *Meta) ([]config.Option, hcl.Diagnostics) {
-	var environ []string
-	if m.Environ != nil {
-		environ = m.Environ()
-	}
-	iv, diags := config.CollectInputValues(config.VarSources{Dir: ".", Environ: environ, Options: v.opts})
+	iv, opts, diags := initrun.VariableOptions(&initrun.Env{Getenv: m.Getenv, Environ: m.Environ}, v.opts)
 	v.files, v.values = iv.Files, iv
-	return []config.Option{config.WithInputValues(iv), config.WithWorkspace(currentWorkspace(m))}, diags
-}
-
-// currentWorkspace is TF_WORKSPACE, else the name in .terraform/environment
-// (in TF_DATA_DIR), else "default".
-func currentWorkspace(m *Meta) string {
-	if ws := m.Getenv("TF_WORKSPACE"); ws != "" {
-		return ws
-	}
-	dataDir := m.Getenv("TF_DATA_DIR")
-	if dataDir == "" {
-		dataDir = ".terraform"
-	}
-	if b, err := regfile.ReadFile(filepath.Join(dataDir, "environment")); err == nil {
-		if ws := strings.TrimSpace(string(b)); ws != "" {
-			return ws
-		}
-	}
-	return "default"
+	return opts, diags
 }
 
 // printVarErrors prints the errors of collecting variable values (as

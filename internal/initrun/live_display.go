@@ -1,7 +1,6 @@
-package cli
+package initrun
 
 import (
-	"io"
 	"time"
 
 	"github.com/tfdeps/tfdeps/internal/livedisplay"
@@ -21,14 +20,9 @@ func wrapLiveDisplay(d *livedisplay.Display) *liveDisplay {
 	return l
 }
 
-// newLiveDisplay is the display on m's stdout, watching the terminal's
-// width.
-func newLiveDisplay(m *Meta) *liveDisplay {
-	return wrapLiveDisplay(livedisplay.OnTerminal(m.Stdout))
-}
-
-func newLiveDisplayTo(w io.Writer, width *livedisplay.Width) *liveDisplay {
-	return wrapLiveDisplay(livedisplay.New(w, width))
+// newLiveDisplay is the display m makes on its stdout.
+func newLiveDisplay(m *Env) *liveDisplay {
+	return wrapLiveDisplay(m.LiveDisplay())
 }
 
 func (l *liveDisplay) print(f func())                     { l.d.Print(f) }

@@ -1,4 +1,4 @@
-package cli
+package initrun
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/registry"
@@ -60,9 +61,9 @@ func TestTerraformInstalledLines(t *testing.T) {
 	p.Hostname = addrs.DefaultHostIn(flavour.Terraform) // shown without its host
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			run := func(view func(m *Meta) initView, color bool) string {
+			run := func(view func(m *Env) View, color bool) string {
 				var out bytes.Buffer
-				m := &Meta{Env: Env{Stdout: &out, Stderr: io.Discard}, Flavour: flavour.Terraform, TofuVersion: "1.12.6", TerraformVersion: "1.15.9", Color: color}
+				m := &Env{Stdout: &out, Stderr: io.Discard, Flavour: flavour.Terraform, TofuVersion: "1.12.6", TerraformVersion: "1.15.9", Color: color}
 				e := &initEvents{view: view(m), flavour: flavour.Terraform}
 				out.Reset()
 				ev := e.events()
@@ -72,7 +73,7 @@ func TestTerraformInstalledLines(t *testing.T) {
 				ev.ProvidersSigned()
 				return timestampRE.ReplaceAllString(out.String(), `"@timestamp":"T"`)
 			}
-			plain := func(m *Meta) initView { return &plainView{m: m} }
+			plain := func(m *Env) View { return &plainView{m: m} }
 			if diff := cmp.Diff(tt.wantText, run(plain, false)); diff != "" {
 				t.Errorf("text (-want +got):\n%s", diff)
 			}
@@ -83,7 +84,7 @@ func TestTerraformInstalledLines(t *testing.T) {
 				}
 			}
 			if tt.wantJSON != "" {
-				jsonV := func(m *Meta) initView {
+				jsonV := func(m *Env) View {
 					v := newJSONView(m)
 					v.now = func() time.Time { return time.Time{} }
 					return v
@@ -100,7 +101,7 @@ func TestTerraformInstalledLines(t *testing.T) {
 // classification keep OpenTofu's line and notice.
 func TestOpenTofuInstalledLinesUnchanged(t *testing.T) {
 	var out bytes.Buffer
-	m := &Meta{Env: Env{Stdout: &out, Stderr: io.Discard}, TofuVersion: "1.12.6"}
+	m := &Env{Stdout: &out, Stderr: io.Discard, TofuVersion: "1.12.6"}
 	e := &initEvents{view: &plainView{m: m}}
 	auth := &registry.AuthResult{}
 	auth.Add("zh:00", registry.Disposition{ReportedByRegistry: true, SignedByKeyIDs: []string{"ABC"}})

@@ -1,4 +1,4 @@
-package cli
+package initrun
 
 import (
 	"context"
@@ -46,7 +46,7 @@ func (r *initRun) initFromModule(ctx context.Context, opts workdir.Options) (cod
 // backend's section would have ended, so two without the backend, unless
 // the directory has no configuration, where init ends next.
 func (r *initRun) fromModuleEnd() string {
-	if r.m.Flavour == flavour.Terraform && !r.opts.backend && !workdir.IsEmpty(r.m.Flavour) {
+	if r.m.Flavour == flavour.Terraform && !r.opts.backend && !r.m.isEmpty() {
 		return "\n"
 	}
 	return ""

@@ -1,27 +1,22 @@
-package cli
+package initrun
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/tfdeps/tfdeps/cliconfig"
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
-	"github.com/tfdeps/tfdeps/moduleinstall"
 	"github.com/tfdeps/tfdeps/workdir"
 )
 
 // moduleEvents renders the module installer's progress through the init
 // view, as OpenTofu's or Terraform's lines.
 type moduleEvents struct {
-	view    initView
+	view    View
 	flavour flavour.Flavour
 	// trim is set for terraform init, whose view trims each line (so
 	// "- KEY in" for a missing directory); terraform get does not.
@@ -48,30 +43,6 @@ func (e moduleEvents) Install(key, version, dir string) {
 		return
 	}
 	e.view.Text("info", "module_install", text, fmt.Sprintf("installing %s in %s", key, dir))
-}
-
-// moduleCacheDir is the shared module package cache:
-// TFDEPS_MODULE_CACHE_DIR, else tfdeps/modules in the user cache
-// directory; "" (no cache) when neither can be found or the variable is
-// "off".
-func moduleCacheDir(m *Meta) string {
-	switch d := m.Getenv("TFDEPS_MODULE_CACHE_DIR"); d {
-	case "off":
-		return ""
-	case "":
-	default:
-		return d
-	}
-	if d := m.Getenv("XDG_CACHE_HOME"); d != "" {
-		return filepath.Join(d, "tfdeps", "modules")
-	}
-	if home := m.Getenv("HOME"); home != "" {
-		return filepath.Join(home, ".cache", "tfdeps", "modules")
-	}
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "tfdeps", "modules")
-	}
-	return ""
 }
 
 // initModules is init's module phase (modules.md §1 steps 1–6). It
@@ -221,29 +192,4 @@ func (r *initRun) initModulesTerraform(ctx context.Context, root *config.Module,
 		return nil, true
 	}
 	return diags, false
-}
-
-// newModuleRegistry adapts the registry client to the module installer.
-func newModuleRegistry(m *Meta, cfg *cliconfig.Config) moduleinstall.Registry {
-	return newRegistryClient(m, cfg)
-}
-
-// moduleParallelism is TFDEPS_MODULE_PARALLELISM: how many packages are
-// fetched at once ahead of the walk (unset: the installer's default; 0 or
-// less: none, one package at a time in walk order, as OpenTofu does).
-func moduleParallelism(m *Meta) int {
-	v := m.Getenv("TFDEPS_MODULE_PARALLELISM")
-	if v == "" {
-		return 0
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n <= 0 {
-		return -1
-	}
-	return n
-}
-
-// withoutMockDataAfterErrors is workdir.WithoutMockDataAfterErrors.
-func withoutMockDataAfterErrors(diags hcl.Diagnostics) hcl.Diagnostics {
-	return workdir.WithoutMockDataAfterErrors(diags)
 }

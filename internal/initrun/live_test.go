@@ -1,4 +1,4 @@
-package cli
+package initrun
 
 import (
 	"bytes"
@@ -7,37 +7,39 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tfdeps/tfdeps/internal/livedisplay"
 )
 
+// TestInitViewChoice: the live display goes where the caller says a
+// terminal is (Env.LiveDisplay; the CLI's rule is TestLiveDisplayChoice),
+// unless -no-color or -json.
 func TestInitViewChoice(t *testing.T) {
 	tests := []struct {
-		name     string
-		terminal bool
-		ci       string
-		noColor  bool
-		json     bool
-		want     string
+		name    string
+		live    bool
+		noColor bool
+		json    bool
+		want    string
 	}{
-		{name: "terminal", terminal: true, want: "live"},
-		{name: "not a terminal", want: "plain"},
-		{name: "CI set", terminal: true, ci: "true", want: "plain"},
-		{name: "-no-color", terminal: true, noColor: true, want: "plain"},
-		{name: "-json", terminal: true, json: true, want: "json"},
+		{name: "terminal", live: true, want: "live"},
+		{name: "not a terminal, or CI set", want: "plain"},
+		{name: "-no-color", live: true, noColor: true, want: "plain"},
+		{name: "-json", live: true, json: true, want: "json"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m := &Meta{Env: Env{Stdout: io.Discard, Stderr: io.Discard,
-				Getenv:     func(k string) string { return map[string]string{"CI": tc.ci}[k] },
-				IsTerminal: func(io.Writer) bool { return tc.terminal }}}
-			r := &initRun{m: m}
-			r.opts.noColor, r.opts.json = tc.noColor, tc.json
+			env := &Env{Stdout: io.Discard, Stderr: io.Discard}
+			if tc.live {
+				env.LiveDisplay = func() *livedisplay.Display { return livedisplay.OnTerminal(io.Discard) }
+			}
 			var got string
-			switch r.newView().(type) {
+			switch NewView(env, Options{NoColor: tc.noColor, JSON: tc.json}).(type) {
 			case *liveView:
 				got = "live"
 			case *plainView:
 				got = "plain"
-			case *jsonView:
+			case *JSONView:
 				got = "json"
 			}
 			if got != tc.want {
@@ -52,7 +54,8 @@ func TestInitViewChoice(t *testing.T) {
 // it; headings are bold.
 func TestLiveView(t *testing.T) {
 	var out bytes.Buffer
-	v := newLiveView(&Meta{Env: Env{Stdout: &out, Stderr: io.Discard}, Color: true})
+	v := newLiveView(&Env{Stdout: &out, Stderr: io.Discard, Color: true,
+		LiveDisplay: func() *livedisplay.Display { return livedisplay.OnTerminal(&out) }})
 	now := time.Unix(0, 0)
 	v.now = func() time.Time { return now }
 

@@ -1,4 +1,4 @@
-package cli
+package initrun
 
 import (
 	"github.com/tfdeps/tfdeps/internal/livedisplay"
@@ -8,7 +8,7 @@ import (
 // liveModuleFetches shows the module packages being fetched on the
 // status line of view's live display; nil (no events) when view has
 // none, so nothing changes for the other views.
-func liveModuleFetches(view initView) *moduleinstall.FetchEvents {
+func liveModuleFetches(view View) *moduleinstall.FetchEvents {
 	d := liveOf(view)
 	if d == nil {
 		return nil
@@ -21,10 +21,10 @@ func liveModuleFetches(view initView) *moduleinstall.FetchEvents {
 	}
 }
 
-// getHumanView is get's view for people: the live display when
-// liveDisplayWanted (and no -json), else the plain lines.
-func getHumanView(m *Meta, noColor, json bool) initView {
-	if !json && liveDisplayWanted(m, noColor || !m.Color) {
+// getHumanView is get's view for people: the live display when m has
+// one and colour is on (and no -json), else the plain lines.
+func getHumanView(m *Env, noColor, json bool) View {
+	if !json && m.LiveDisplay != nil && !noColor && m.Color {
 		v := newLiveView(m)
 		v.get = true
 		return v
@@ -33,7 +33,7 @@ func getHumanView(m *Meta, noColor, json bool) initView {
 }
 
 // isHumanView reports whether v shows only the lines for people (no JSON).
-func isHumanView(v initView) bool {
+func isHumanView(v View) bool {
 	switch v.(type) {
 	case *plainView, *liveView:
 		return true

@@ -1,4 +1,4 @@
-package cli
+package initrun
 
 import (
 	"bufio"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/backend"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/diagrender"
 )
 
 // tfdeps records a backend's configuration without contacting it: the
@@ -194,9 +195,9 @@ func (r *initRun) httpAddressInput(rec *backend.SavedBackend) *hcl.Diagnostic {
 
 // promptBackendArgument asks for a backend argument on standard input,
 // as tofu init asks for a required one left unset.
-func (m *Meta) promptBackendArgument(name, description string) (string, bool) {
+func (m *Env) promptBackendArgument(name, description string) (string, bool) {
 	text := fmt.Sprintf("[reset][bold]%s[reset]\n  %s\n\n  [bold]Enter a value:[reset] ", name, description)
-	fmt.Fprint(m.Stdout, colorize(text, m.Color))
+	fmt.Fprint(m.Stdout, diagrender.Colorize(text, m.Color))
 	line, err := bufio.NewReader(m.Stdin).ReadString('\n')
 	if err != nil && line == "" {
 		return "", false

@@ -1,4 +1,4 @@
-package cli
+package initrun
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 // byte); tfdeps' event data under "tfdeps".
 func TestJSONView(t *testing.T) {
 	var out bytes.Buffer
-	m := &Meta{Env: Env{Stdout: &out, Stderr: io.Discard}, TofuVersion: "1.12.6"}
+	m := &Env{Stdout: &out, Stderr: io.Discard, TofuVersion: "1.12.6"}
 	v := newJSONView(m)
 	v.now = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 6000, time.UTC) }
 	out.Reset()
@@ -49,7 +49,7 @@ func TestJSONView(t *testing.T) {
 
 func TestJSONViewVersionLine(t *testing.T) {
 	var out bytes.Buffer
-	newJSONView(&Meta{Env: Env{Stdout: &out}, TofuVersion: "1.12.6"})
+	newJSONView(&Env{Stdout: &out, TofuVersion: "1.12.6"})
 	got := timestampRE.ReplaceAllString(out.String(), `"@timestamp":"T"`)
 	want := `{"@level":"info","@message":"OpenTofu 1.12.6","@module":"tofu.ui","@timestamp":"T","tofu":"1.12.6","type":"version","ui":"1.2"}` + "\n"
 	if got != want {
@@ -63,8 +63,8 @@ var timestampRE = regexp.MustCompile(`"@timestamp":"[^"]*"`)
 // and OpenTofu's JSON text in the JSON view.
 func TestViewText(t *testing.T) {
 	var plain, js bytes.Buffer
-	(&plainView{m: &Meta{Env: Env{Stdout: &plain}}}).Text("info", "module_installed", "- net in modules/net", "installing net in modules/net")
-	v := newJSONView(&Meta{Env: Env{Stdout: &js}, TofuVersion: "1.12.6"})
+	(&plainView{m: &Env{Stdout: &plain}}).Text("info", "module_installed", "- net in modules/net", "installing net in modules/net")
+	v := newJSONView(&Env{Stdout: &js, TofuVersion: "1.12.6"})
 	js.Reset()
 	v.Text("info", "module_installed", "- net in modules/net", "installing net in modules/net")
 	if got, want := plain.String(), "- net in modules/net\n"; got != want {

@@ -1,4 +1,4 @@
-package cli
+package initrun
 
 import (
 	"github.com/hashicorp/hcl/v2"
@@ -16,7 +16,7 @@ type liveView struct {
 	*liveDisplay
 }
 
-func newLiveView(m *Meta) *liveView {
+func newLiveView(m *Env) *liveView {
 	return &liveView{plainView: plainView{m: m}, liveDisplay: newLiveDisplay(m)}
 }
 
@@ -51,12 +51,12 @@ func (v *liveView) Diagnostics(diags hcl.Diagnostics) {
 func (v *liveView) Close() { v.close() }
 
 // liveOf is the live display of an init or get view, if it has one.
-func liveOf(v initView) *liveDisplay {
+func liveOf(v View) *liveDisplay {
 	switch v := v.(type) {
 	case *liveView:
 		return v.liveDisplay
 	case *teeView:
-		return liveOf(v.initView)
+		return liveOf(v.View)
 	}
 	return nil
 }

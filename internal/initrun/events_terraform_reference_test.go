@@ -1,4 +1,4 @@
-package cli
+package initrun
 
 import (
 	"bufio"
@@ -12,11 +12,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/registrytest"
 	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/versions"
+	"github.com/tfdeps/tfdeps/workdir"
 )
 
 // terraformSigningNotice is the note Terraform prints after a partner's
@@ -156,7 +158,7 @@ func tfdepsTerraformLines(t *testing.T, sa *registrytest.Standalone, names []str
 		}
 		a, res, err := client.FetchPackage(t.Context(), meta, t.TempDir(), nil)
 		if err != nil {
-			detail := fetchFailureDiag(flavour.Terraform, p, v, err, nil, "").Detail
+			detail := workdir.FetchFailure(flavour.Terraform, p, v, err, nil, "").Detail
 			text = append(text, detail)
 			jsonMsgs = append(jsonMsgs, detail)
 			continue

@@ -1,8 +1,9 @@
-package cli
+package initrun
 
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -45,7 +46,7 @@ func (r *initRun) initBackend(root *config.Module) (stop bool) {
 }
 
 // backendOptions are the backend section's flags, and the checks of
-// -backend-check (init_backend_check.go).
+// -backend-check (backend_check.go).
 func (r *initRun) backendOptions() workdir.BackendOptions {
 	o := workdir.BackendOptions{
 		Disabled:         !r.opts.backend,
@@ -55,7 +56,7 @@ func (r *initRun) backendOptions() workdir.BackendOptions {
 		ForceCopy:        r.opts.forceCopy,
 		Cloud:            r.opts.cloud,
 		Workspace:        r.m.Getenv("TF_WORKSPACE"),
-		Getwd:            r.m.Getwd,
+		Getwd:            r.m.getwd,
 		Check:            r.backendCheck,
 		RemoteWorkspaces: r.remoteWorkspaces,
 		RemoteStateEmpty: r.remoteStateEmpty,
@@ -152,4 +153,18 @@ func (r *initRun) afterBackendTerraform() {
 		r.view.Message("empty_line", "", false)
 	}
 	r.afterModulesTerraform()
+}
+
+// backendSection runs init's backend section (initBackend) once the root
+// module has loaded, as tofu does; diags are the configuration's: an
+// error in a root module file (or without a source) means tofu stopped
+// before the backend. It reports whether init must stop (everything
+// printed).
+func (r *initRun) backendSection(root *config.Module, diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && !workdir.IsRequirementsError(d) && (d.Subject == nil || !strings.Contains(d.Subject.Filename, "/")) {
+			return false
+		}
+	}
+	return r.initBackend(root)
 }

@@ -1,4 +1,4 @@
-package cli
+package initrun
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/diagrender"
 )
 
 // Asking for variable values.
@@ -32,7 +33,7 @@ import (
 
 // inputEnabled reports whether init may ask: its -input flag, unless
 // TF_INPUT parses as false.
-func inputEnabled(m *Meta, flagValue bool) bool {
+func inputEnabled(m *Env, flagValue bool) bool {
 	if !flagValue {
 		return false
 	}
@@ -45,7 +46,7 @@ func inputEnabled(m *Meta, flagValue bool) bool {
 }
 
 // promptVariable asks for v's value on m's standard input.
-func (m *Meta) promptVariable(v *config.Variable) (string, bool) {
+func (m *Env) promptVariable(v *config.Variable) (string, bool) {
 	query := "var." + v.Name
 	if v.Ephemeral {
 		query += " (ephemeral)"
@@ -59,7 +60,7 @@ func (m *Meta) promptVariable(v *config.Variable) (string, bool) {
 		b.WriteString("\n")
 	}
 	b.WriteString("  [bold]Enter a value:[reset] ")
-	fmt.Fprint(m.Stdout, colorize(b.String(), m.Color))
+	fmt.Fprint(m.Stdout, diagrender.Colorize(b.String(), m.Color))
 
 	var line string
 	var err error

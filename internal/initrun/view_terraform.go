@@ -1,4 +1,4 @@
-package cli
+package initrun
 
 import (
 	"regexp"
@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/diagrender"
 )
 
 // Terraform's machine-readable init output differs from OpenTofu's: every
@@ -61,7 +62,7 @@ var terraformProgress = []struct {
 // terraformJSONText returns the JSON text and extra keys of an init
 // message in Terraform's machine-readable output.
 func terraformJSONText(kind, human string) (string, map[string]any) {
-	text := strings.TrimSpace(colorize(human, false))
+	text := strings.TrimSpace(diagrender.Colorize(human, false))
 	if kind == "init_modules" {
 		code := "initializing_modules_message"
 		if strings.HasPrefix(text, "Upgrading") {
@@ -93,6 +94,6 @@ func (r *initRun) withConfigErrorText(diags hcl.Diagnostics) hcl.Diagnostics {
 		r.view.Message("config_errors", initConfigErrorTextIn(r.m.Flavour), true)
 		return diags
 	}
-	text := strings.TrimSpace(colorize(initConfigErrorTextIn(r.m.Flavour), false))
+	text := strings.TrimSpace(diagrender.Colorize(initConfigErrorTextIn(r.m.Flavour), false))
 	return append(diags, errorDiag(text, ""))
 }

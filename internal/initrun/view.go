@@ -1,4 +1,4 @@
-package cli
+package initrun
 
 import (
 	"bytes"
@@ -12,11 +12,12 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/diagrender"
 )
 
-// initView is how "tfdeps init" shows what it does: OpenTofu's plain lines,
+// View is how "tfdeps init" shows what it does: OpenTofu's plain lines,
 // a live terminal display, or one JSON object per line.
-type initView interface {
+type View interface {
 	// Event shows one progress line of the provider section; kind names
 	// the event for machines, provider and version may be empty.
 	Event(kind, provider, version, text string)
@@ -41,7 +42,7 @@ type initView interface {
 
 // plainView prints OpenTofu's lines without colour.
 type plainView struct {
-	m *Meta
+	m *Env
 	// kept holds files whose content as read must be used for source
 	// snippets: the lock file, which init may rewrite before its
 	// diagnostics are printed.
@@ -111,7 +112,7 @@ var markupKinds = map[string]bool{"init_providers": true, "init_backend": true, 
 func (v *plainView) Event(kind, provider, version, text string) {
 	text = v.layout(kind, text)
 	if markupKinds[kind] {
-		text = colorize(text, v.m.Color)
+		text = diagrender.Colorize(text, v.m.Color)
 	}
 	fmt.Fprintln(v.m.Stdout, text)
 }
@@ -127,11 +128,11 @@ func (v *plainView) Message(kind, text string, toStderr bool) {
 	} else {
 		text = v.layout(kind, text)
 	}
-	fmt.Fprintln(w, colorize(text, v.m.Color))
+	fmt.Fprintln(w, diagrender.Colorize(text, v.m.Color))
 }
 
 func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
-	p := newDiagPrinter(v.m, snippetFiles(diags, v.kept))
+	p := newDiagPrinter(v.m, diagrender.SnippetFiles(diags, v.kept))
 	// Terraform's init separates diagnostics by one blank line only, and
 	// frames them as OpenTofu does when coloured.
 	p.ExtraNewline = v.m.Flavour != flavour.Terraform || v.get
@@ -141,19 +142,19 @@ func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
 }
 
 func (v *plainView) Text(level, kind, human, machine string) {
-	fmt.Fprintln(v.m.Stdout, colorize(v.layout(kind, human), v.m.Color))
+	fmt.Fprintln(v.m.Stdout, diagrender.Colorize(v.layout(kind, human), v.m.Color))
 }
 
 // colored reports whether texts built by callers may carry escape codes.
 func (v *plainView) colored() bool { return v.m.Color }
 
-// jsonView is OpenTofu's machine-readable UI (version 1.2): one JSON
+// JSONView is OpenTofu's machine-readable UI (version 1.2): one JSON
 // object per line on stdout, the first naming the version, each with
 // @level, @message, @module and @timestamp. tfdeps' own information about
 // an event goes under the additional key "tfdeps".
-type jsonView struct {
+type JSONView struct {
 	mu  sync.Mutex
-	m   *Meta
+	m   *Env
 	now func() time.Time
 	// out receives the lines (nil: stdout; the -json-into file).
 	out io.Writer
@@ -167,17 +168,17 @@ type jsonView struct {
 // jsonUIVersion is the version of OpenTofu's machine-readable UI.
 const jsonUIVersion = "1.2"
 
-func newJSONView(m *Meta) *jsonView { return newJSONViewTo(m, nil) }
+func newJSONView(m *Env) *JSONView { return newJSONViewTo(m, nil) }
 
 // newJSONViewTo is the JSON view writing to out (nil: stdout).
-func newJSONViewTo(m *Meta, out io.Writer) *jsonView {
-	v := &jsonView{m: m, now: time.Now, out: out}
+func newJSONViewTo(m *Env, out io.Writer) *JSONView {
+	v := &JSONView{m: m, now: time.Now, out: out}
 	v.logVersion()
 	return v
 }
 
 // logVersion logs the version message that opens the JSON output.
-func (v *jsonView) logVersion() {
+func (v *JSONView) logVersion() {
 	m := v.m
 	if m.Flavour == flavour.Terraform {
 		v.write("info", "Terraform "+m.Version(), map[string]any{"type": "version", "terraform": m.Version(), "ui": terraformJSONUIVersion})
@@ -186,7 +187,7 @@ func (v *jsonView) logVersion() {
 	v.write("info", "OpenTofu "+m.TofuVersion, map[string]any{"type": "version", "tofu": m.TofuVersion, "ui": jsonUIVersion})
 }
 
-func (v *jsonView) keepSource(f *hcl.File, name string) {
+func (v *JSONView) keepSource(f *hcl.File, name string) {
 	if f == nil {
 		return
 	}
@@ -199,7 +200,7 @@ func (v *jsonView) keepSource(f *hcl.File, name string) {
 }
 
 // write prints one line: the keys sorted, as OpenTofu's logger does.
-func (v *jsonView) write(level, message string, extra map[string]any) {
+func (v *JSONView) write(level, message string, extra map[string]any) {
 	line := map[string]any{
 		"@level":     level,
 		"@message":   message,
@@ -230,7 +231,7 @@ func (v *jsonView) write(level, message string, extra map[string]any) {
 // colour markup; the "- " prefix, surrounding newlines and line breaks go
 // as OpenTofu's JSON texts have them. kind and attrs describe the event
 // for machines under the key "tfdeps".
-func (v *jsonView) JSONMessage(level, kind, text string, attrs map[string]string) {
+func (v *JSONView) JSONMessage(level, kind, text string, attrs map[string]string) {
 	if v.bare {
 		v.write(level, jsonText(text), nil)
 		return
@@ -252,7 +253,7 @@ func (v *jsonView) JSONMessage(level, kind, text string, attrs map[string]string
 
 // jsonText turns a human text into OpenTofu's JSON form of it.
 func jsonText(s string) string {
-	s = colorize(s, false)
+	s = diagrender.Colorize(s, false)
 	s = trimNewlines(s)
 	s = strings.TrimPrefix(s, "- ")
 	s = strings.ReplaceAll(s, "\n\n", " ")
@@ -267,7 +268,7 @@ var jsonLevels = map[string]string{
 	"upgrade_conflict":   "error",
 }
 
-func (v *jsonView) Event(kind, provider, version, text string) {
+func (v *JSONView) Event(kind, provider, version, text string) {
 	if kind == "warning" {
 		// tofu prints an authentication warning (the expired-key line)
 		// straight to stdout, as it is, between the JSON lines; not into
@@ -287,7 +288,7 @@ func (v *jsonView) Event(kind, provider, version, text string) {
 	v.JSONMessage(level, kind, text, map[string]string{"provider": provider, "version": version})
 }
 
-func (v *jsonView) Text(level, kind, human, machine string) {
+func (v *JSONView) Text(level, kind, human, machine string) {
 	if machine == "" {
 		return
 	}
@@ -303,9 +304,9 @@ func (v *jsonView) Text(level, kind, human, machine string) {
 }
 
 // Progress is not part of OpenTofu's JSON output.
-func (v *jsonView) Progress(provider, version string, done, total int64) {}
+func (v *JSONView) Progress(provider, version string, done, total int64) {}
 
-func (v *jsonView) Message(kind, text string, toStderr bool) {
+func (v *JSONView) Message(kind, text string, toStderr bool) {
 	if kind == "blank" || kind == "empty_line" || kind == "from_module_end" {
 		return
 	}
@@ -316,9 +317,9 @@ func (v *jsonView) Message(kind, text string, toStderr bool) {
 	v.JSONMessage(level, kind, text, nil)
 }
 
-func (v *jsonView) Diagnostics(diags hcl.Diagnostics) {
+func (v *JSONView) Diagnostics(diags hcl.Diagnostics) {
 	v.mu.Lock()
-	files := snippetFiles(diags, v.kept)
+	files := diagrender.SnippetFiles(diags, v.kept)
 	v.mu.Unlock()
 	// OpenTofu's JSON view neither sorts nor consolidates.
 	for _, d := range diags {
@@ -326,11 +327,11 @@ func (v *jsonView) Diagnostics(diags hcl.Diagnostics) {
 		if d.Severity == hcl.DiagError {
 			level, prefix = "error", "Error: "
 		}
-		v.write(level, prefix+d.Summary, map[string]any{"type": "diagnostic", "diagnostic": newJSONDiagnostic(d, files)})
+		v.write(level, prefix+d.Summary, map[string]any{"type": "diagnostic", "diagnostic": diagrender.NewDiagnostic(d, files)})
 	}
 }
 
-func (v *jsonView) Close() {}
+func (v *JSONView) Close() {}
 
 func trimNewlines(s string) string {
 	for len(s) > 0 && s[0] == '\n' {

@@ -1,10 +1,11 @@
-package cli
+package initrun
 
 import (
 	"fmt"
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/diagrender"
 	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/versions"
 )
@@ -13,22 +14,22 @@ import (
 // human text (its key ID coloured when color is set) and the JSON view's
 // message.
 func terraformInstalledTexts(p addrs.Provider, v versions.Version, auth *registry.AuthResult, color bool) (human, machine string) {
-	humanAuth, jsonAuth := terraformAuthTexts(auth, color)
+	humanAuth, jsonAuth := TerraformAuthTexts(auth, color)
 	human = fmt.Sprintf("- Installed %s v%s (%s)", p.ForDisplayIn(flavour.Terraform), v, humanAuth)
 	machine = fmt.Sprintf("Installed provider version: %s v%s (%s)", p.ForDisplayIn(flavour.Terraform), v, jsonAuth)
 	return human, machine
 }
 
-// terraformAuthTexts returns how Terraform words an authentication result
+// TerraformAuthTexts returns how Terraform words an authentication result
 // inside its parentheses (init, providers lock): the summary, followed
 // for partner and self-signed packages by the key ID. The human form
 // colours the key ID on its own (so its final reset comes before the
 // closing parenthesis); the JSON form joins "key_id: ID" to the summary
 // without a separator, as Terraform 1.15 does.
-func terraformAuthTexts(auth *registry.AuthResult, color bool) (human, machine string) {
+func TerraformAuthTexts(auth *registry.AuthResult, color bool) (human, machine string) {
 	human, machine = auth.TerraformSummary(), auth.TerraformSummary()
 	if auth.ThirdPartySigned() && auth.SignerKeyID != "" {
-		human += colorize(fmt.Sprintf(", key ID [reset][bold]%s[reset]", auth.SignerKeyID), color)
+		human += diagrender.Colorize(fmt.Sprintf(", key ID [reset][bold]%s[reset]", auth.SignerKeyID), color)
 		machine += "key_id: " + auth.SignerKeyID
 	}
 	return human, machine

@@ -1,4 +1,4 @@
-package cli
+package initrun
 
 import (
 	"github.com/hashicorp/hcl/v2"
@@ -7,42 +7,42 @@ import (
 // teeView shows init or get twice: in its own view (the embedded one,
 // text or live) and as JSON lines in the file of OpenTofu's -json-into.
 type teeView struct {
-	initView
-	json *jsonView
+	View
+	json *JSONView
 }
 
 func (v *teeView) Event(kind, provider, version, text string) {
-	v.initView.Event(kind, provider, version, text)
+	v.View.Event(kind, provider, version, text)
 	v.json.Event(kind, provider, version, text)
 }
 
 func (v *teeView) Progress(provider, version string, done, total int64) {
-	v.initView.Progress(provider, version, done, total)
+	v.View.Progress(provider, version, done, total)
 }
 
 func (v *teeView) Message(kind, text string, toStderr bool) {
-	v.initView.Message(kind, text, toStderr)
+	v.View.Message(kind, text, toStderr)
 	v.json.Message(kind, text, toStderr)
 }
 
 func (v *teeView) Diagnostics(diags hcl.Diagnostics) {
-	v.initView.Diagnostics(diags)
+	v.View.Diagnostics(diags)
 	v.json.Diagnostics(diags)
 }
 
 func (v *teeView) Text(level, kind, human, machine string) {
-	v.initView.Text(level, kind, human, machine)
+	v.View.Text(level, kind, human, machine)
 	v.json.Text(level, kind, human, machine)
 }
 
 func (v *teeView) Close() {
-	v.initView.Close()
+	v.View.Close()
 	v.json.Close()
 }
 
 // keepSource keeps f for the snippets of both views.
 func (v *teeView) keepSource(f *hcl.File, name string) {
-	if k, ok := v.initView.(interface{ keepSource(*hcl.File, string) }); ok {
+	if k, ok := v.View.(interface{ keepSource(*hcl.File, string) }); ok {
 		k.keepSource(f, name)
 	}
 	v.json.keepSource(f, name)
@@ -50,7 +50,7 @@ func (v *teeView) keepSource(f *hcl.File, name string) {
 
 // colored is the embedded view's.
 func (v *teeView) colored() bool {
-	if c, ok := v.initView.(interface{ colored() bool }); ok {
+	if c, ok := v.View.(interface{ colored() bool }); ok {
 		return c.colored()
 	}
 	return false

@@ -1,4 +1,4 @@
-package cli
+package initrun
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // function that releases the lock; on failure (ctx cancelled, or the lock
 // file cannot be made) it shows an error on view and returns nil and the
 // exit code.
-func acquireWorkdirLock(ctx context.Context, m *Meta, view initView) (release func(), code int) {
+func acquireWorkdirLock(ctx context.Context, m *Env, view View) (release func(), code int) {
 	release, err := lockWorkdir(ctx, m)
 	if err != nil {
 		view.Diagnostics(hcl.Diagnostics{{
@@ -29,8 +29,8 @@ func acquireWorkdirLock(ctx context.Context, m *Meta, view initView) (release fu
 	return release, 0
 }
 
-func lockWorkdir(ctx context.Context, m *Meta) (func(), error) {
-	wd, err := m.Getwd()
+func lockWorkdir(ctx context.Context, m *Env) (func(), error) {
+	wd, err := m.getwd()
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func lockWorkdir(ctx context.Context, m *Meta) (func(), error) {
 }
 
 // userCacheDir is os.UserCacheDir read from m's environment.
-func userCacheDir(m *Meta) (string, error) {
+func userCacheDir(m *Env) (string, error) {
 	switch runtime.GOOS {
 	case "windows":
 		if dir := m.Getenv("LocalAppData"); dir != "" {

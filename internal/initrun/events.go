@@ -1,4 +1,4 @@
-package cli
+package initrun
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/diagrender"
 	"github.com/tfdeps/tfdeps/providerinstall"
 	"github.com/tfdeps/tfdeps/versions"
 )
@@ -30,14 +31,14 @@ func signingNoticeIn(f flavour.Flavour) string {
 // initEvents turns installer events into the view's lines (the
 // installer's failures come back from workdir as diagnostics).
 type initEvents struct {
-	view initView
+	view View
 	// flavour words addresses for display.
 	flavour flavour.Flavour
 
 	mu sync.Mutex
 
 	// terraformThirdParty: in the Terraform flavour, a fresh install was
-	// signed by a partner or self-signed (init_events_terraform.go).
+	// signed by a partner or self-signed (events_terraform.go).
 	terraformThirdParty bool
 }
 
@@ -114,7 +115,7 @@ func (e *initEvents) installed(p addrs.Provider, v versions.Version, auth *provi
 		if c, ok := e.view.(interface{ colored() bool }); ok {
 			color = c.colored()
 		}
-		keyID := fmt.Sprintf(colorize(", key ID [reset][bold]%s[reset]", color), strings.Join(auth.KeyIDs(), ", "))
+		keyID := fmt.Sprintf(diagrender.Colorize(", key ID [reset][bold]%s[reset]", color), strings.Join(auth.KeyIDs(), ", "))
 		e.line("installed", p, v, "- Installed %s v%s (signed%s)", p.ForDisplayIn(e.flavour), v, keyID)
 	default:
 		e.line("installed", p, v, "- Installed %s v%s (%s)", p.ForDisplayIn(e.flavour), v, auth.Summary())
