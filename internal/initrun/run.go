@@ -77,10 +77,13 @@ func (r *initRun) run(ctx context.Context) int {
 		Config: cfg, CLI: cliOpts, Registry: client, Getenv: m.Getenv, PluginDirs: r.opts.pluginDirs,
 	})
 	_ = srcDiags // printed by the caller, before the command, as tofu does
+	if len(r.opts.pluginDirs) > 0 && m.Dir != "" {
+		// -plugin-dir values are relative to the run's directory, and
+		// named as given.
+		src = workdir.PluginDirSource(m.Dir, r.opts.pluginDirs)
+	}
 	wo := m.Workdir
-	// TODO(workdir.Options.Dir): until workdir takes the directory, its
-	// steps work in the process's working directory; then this line is:
-	// wo.Dir = m.Dir
+	wo.Dir = m.Dir
 	wo.Providers = src
 	wo.ModuleRegistry = m.ModuleRegistry
 	wo.TestsDir = r.opts.testsDir
