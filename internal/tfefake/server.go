@@ -53,11 +53,14 @@ type Request struct {
 	Body string
 }
 
+// String is the request on one line: method, path and body (its
+// surrounding space trimmed), if any.
 func (r Request) String() string {
-	if r.Body == "" {
+	body := strings.TrimSpace(r.Body)
+	if body == "" {
 		return r.Method + " " + r.Path
 	}
-	return r.Method + " " + r.Path + " " + r.Body
+	return r.Method + " " + r.Path + " " + body
 }
 
 type organization struct {
