@@ -116,6 +116,8 @@ type backendStep struct {
 	res  *BackendResult
 	// body is the backend block with -backend-config merged (for Check).
 	body hcl.Body
+	// block is the root module's backend or cloud block (for Prepare).
+	block *backend.Block
 }
 
 // Backend is init's backend step, run once the root module has loaded:
@@ -152,6 +154,7 @@ func (s *backendStep) run(root *config.Module) (hcl.Diagnostics, error) {
 		return nil, nil
 	}
 	block := backend.BlockOf(root)
+	s.block = block
 	var settings *backend.Settings
 	if block != nil {
 		parser := hclparse.NewParser()
@@ -292,6 +295,10 @@ func (s *backendStep) configure(action backendAction, settings *backend.Settings
 		s.emit(BackendEvent{Kind: BackendTypeChanged, From: saved.Type, To: rec.Type})
 	case action == backendMigrateEmpty:
 		s.emit(BackendEvent{Kind: BackendReconfigured, From: saved.Type, To: rec.Type})
+	}
+	if d := backend.Prepare(s.block, settings); d.HasErrors() {
+		s.fail(d...)
+		return false
 	}
 	if s.o.Check != nil {
 		if d := s.o.Check(rec, s.body); d.HasErrors() {
