@@ -51,6 +51,17 @@ type BackendOptions struct {
 	// OpenRemoteState opens workspace ws of a remote backend (nil: there
 	// is nothing to open).
 	OpenRemoteState func(rec *backend.SavedBackend, ws string) hcl.Diagnostics
+	// LookupEnv reads the environment variables the remote backend and
+	// the cloud block fall back on (nil: the process's).
+	LookupEnv func(string) (string, bool)
+}
+
+// lookupEnv is the step's reader of the environment.
+func (s *backendStep) lookupEnv() func(string) (string, bool) {
+	if s.o.LookupEnv != nil {
+		return s.o.LookupEnv
+	}
+	return os.LookupEnv
 }
 
 // BackendEvent is one thing the backend step says as it works.
@@ -296,7 +307,7 @@ func (s *backendStep) configure(action backendAction, settings *backend.Settings
 	case action == backendMigrateEmpty:
 		s.emit(BackendEvent{Kind: BackendReconfigured, From: saved.Type, To: rec.Type})
 	}
-	if d := backend.Prepare(s.block, settings); d.HasErrors() {
+	if d := backend.Prepare(s.r.opts.Flavour, s.block, settings, s.lookupEnv()); d.HasErrors() {
 		s.fail(d...)
 		return false
 	}
