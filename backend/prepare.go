@@ -139,7 +139,7 @@ func prepareCloudTerraform(block *Block, obj cty.Value, lookupEnv func(string) (
 	if !diags.HasErrors() {
 		return nil
 	}
-	return append(hcl.Diagnostics{prepSourceless(`failed to create backend alias to target "". The hostname is not in the correct format.`, "")}, diags...)
+	return append(diags, prepSourceless(`failed to create backend alias to target "". The hostname is not in the correct format.`, ""))
 }
 
 // terraformTagCount is the number of tags Terraform takes from a tags

@@ -73,9 +73,9 @@ organization = "acme"`), env: map[string]string{"TF_WORKSPACE": "app"}},
 		{name: "cloud without organization", block: cloud(`hostname = "h"
 workspaces {
   name = "app"
-}`), tofu: []string{missing + " @2"}, tf: []string{alias + ". @-", missing + " @2"}},
+}`), tofu: []string{missing + " @2"}, tf: []string{missing + " @2", alias + ". @-"}},
 		{name: "cloud without workspaces", block: cloud(`hostname = "h"
-organization = "acme"`), tofu: []string{ws + " @2"}, tf: []string{alias + ". @-", ws + " @2"}},
+organization = "acme"`), tofu: []string{ws + " @2"}, tf: []string{ws + " @2", alias + ". @-"}},
 		{name: "cloud with name and tags", block: cloud(`hostname = "h"
 workspaces {
   name = "app"
@@ -85,12 +85,12 @@ workspaces {
 organization = "acme"
 workspaces {
   tags = [""]
-}`), tf: []string{alias + ". @-", ws + " @2"}},
+}`), tf: []string{ws + " @2", alias + ". @-"}},
 		{name: "cloud name contradicted", block: cloud(`hostname = "h"
 organization = "acme"
 workspaces {
   name = "app"
-}`), env: map[string]string{"TF_WORKSPACE": "other"}, tofu: []string{ws + " @2"}, tf: []string{alias + ". @-", ws + " @2"}},
+}`), env: map[string]string{"TF_WORKSPACE": "other"}, tofu: []string{ws + " @2"}, tf: []string{ws + " @2", alias + ". @-"}},
 		{name: "cloud without hostname", block: cloud(`organization = "acme"
 workspaces {
   name = "app"
