@@ -23,7 +23,8 @@ import (
 //	                       whose tfe.v2 services a host block sends to the
 //	                       fake
 //	tfefake notoken        the same CLI configuration without the tokens
-//	tfefake workspace ORG NAME [tag=TAG]... [version=VERSION] [mode=MODE]
+//	tfefake workspace ORG NAME [tag=TAG]... [binding=KEY:VALUE]...
+//	                       [version=VERSION] [mode=MODE]
 //	                       add a workspace
 //	tfefake state ORG NAME FILE
 //	                       make FILE's content the workspace's state
@@ -72,6 +73,12 @@ func cmdTFEFake(ts *testscript.TestScript, neg bool, args []string) {
 				w.TerraformVersion = val
 			case "mode":
 				w.ExecutionMode = val
+			case "binding":
+				bk, bv, _ := strings.Cut(val, ":")
+				if w.TagBindings == nil {
+					w.TagBindings = map[string]string{}
+				}
+				w.TagBindings[bk] = bv
 			default:
 				ts.Fatalf("tfefake workspace: unknown setting %q", a)
 			}

@@ -432,9 +432,11 @@ func (s *Server) listWorkspaces(w http.ResponseWriter, o *organization, q url.Va
 	writeList(w, items, map[string]any{"pagination": pagination})
 }
 
+// hasTags reports whether the workspace has each tag, as a tag or as a
+// tag binding's key (HCP Terraform searches both).
 func hasTags(ws *Workspace, tags []string) bool {
 	for _, t := range tags {
-		found := false
+		_, found := ws.TagBindings[t]
 		for _, have := range ws.Tags {
 			found = found || have == t
 		}

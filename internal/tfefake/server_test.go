@@ -44,6 +44,7 @@ func TestAPI(t *testing.T) {
 		{name: "read missing", method: "GET", path: "/api/v2/organizations/acme/workspaces/app", status: 404},
 		{name: "list by prefix", method: "GET", path: "/api/v2/organizations/acme/workspaces?search%5Bname%5D=app-", status: 200, want: []string{`"app-blue"`, `"app-green"`, `"total-count":2`}},
 		{name: "list by tags", method: "GET", path: "/api/v2/organizations/acme/workspaces?search%5Btags%5D=app%2Cblue", status: 200, want: []string{`"app-blue"`, `"total-count":1`}},
+		{name: "list by a binding's key", method: "GET", path: "/api/v2/organizations/acme/workspaces?search%5Btags%5D=env", status: 200, want: []string{`"app-green"`, `"total-count":1`}},
 		{name: "list by binding", method: "GET", path: "/api/v2/organizations/acme/workspaces?filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=prod", status: 200, want: []string{`"app-green"`, `"total-count":1`}},
 		{name: "list paged", method: "GET", path: "/api/v2/organizations/acme/workspaces?page%5Bnumber%5D=2&page%5Bsize%5D=1", status: 200, want: []string{`"app-green"`, `"current-page":2`, `"prev-page":1`, `"next-page":null`, `"total-pages":2`}},
 		{name: "create", method: "POST", path: "/api/v2/organizations/acme/workspaces", body: `{"data":{"type":"workspaces","attributes":{"name":"app"},"relationships":{"tags":{"data":[{"type":"tags","attributes":{"name":"t1"}}]}}}}`, status: 201, want: []string{`"id":"ws-0000000000000003"`, `"tag-names":["t1"]`}},
