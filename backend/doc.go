@@ -19,7 +19,11 @@
 // every block of a type it has; NAME=VALUE sets one argument, its text
 // converted to the argument's type when that type is primitive and read
 // as an HCL expression otherwise. The hash covers the block as written,
-// without the overrides; the saved configuration covers both.
+// without the overrides; the saved configuration covers both. Prepare
+// then makes the remote backend's and the cloud block's own checks of
+// their settings that need no network (organization, workspaces,
+// OpenTofu's hostname), with the environment variables they fall back
+// on.
 //
 // WriteState writes terraform.tfstate byte for byte as the flavour does:
 // OpenTofu writes the version and the backend (type, configuration with

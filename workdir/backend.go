@@ -52,6 +52,17 @@ type BackendOptions struct {
 	// OpenRemoteState opens workspace ws of a remote backend (nil: there
 	// is nothing to open).
 	OpenRemoteState func(rec *backend.SavedBackend, ws string) hcl.Diagnostics
+	// LookupEnv reads the environment variables the remote backend and
+	// the cloud block fall back on (nil: the process's).
+	LookupEnv func(string) (string, bool)
+}
+
+// lookupEnv is the step's reader of the environment.
+func (s *backendStep) lookupEnv() func(string) (string, bool) {
+	if s.o.LookupEnv != nil {
+		return s.o.LookupEnv
+	}
+	return os.LookupEnv
 }
 
 // BackendEvent is one thing the backend step says as it works.
@@ -117,6 +128,8 @@ type backendStep struct {
 	res  *BackendResult
 	// body is the backend block with -backend-config merged (for Check).
 	body hcl.Body
+	// block is the root module's backend or cloud block (for Prepare).
+	block *backend.Block
 }
 
 // Backend is init's backend step, run once the root module has loaded:
@@ -153,6 +166,7 @@ func (s *backendStep) run(root *config.Module) (hcl.Diagnostics, error) {
 		return nil, nil
 	}
 	block := backend.BlockOf(root)
+	s.block = block
 	var settings *backend.Settings
 	if block != nil {
 		parser := hclparse.NewParser()
@@ -298,6 +312,10 @@ func (s *backendStep) configure(action backendAction, settings *backend.Settings
 		s.emit(BackendEvent{Kind: BackendTypeChanged, From: saved.Type, To: rec.Type})
 	case action == backendMigrateEmpty:
 		s.emit(BackendEvent{Kind: BackendReconfigured, From: saved.Type, To: rec.Type})
+	}
+	if d := backend.Prepare(s.r.opts.Flavour, s.block, settings, s.lookupEnv()); d.HasErrors() {
+		s.fail(d...)
+		return false
 	}
 	if s.o.Check != nil {
 		if d := s.o.Check(rec, s.body); d.HasErrors() {
