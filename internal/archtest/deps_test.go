@@ -48,6 +48,9 @@ var allowed = map[string][]string{
 	"providerlock":     {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "providerinstall", "config", "requirements"},
 	"workdir":          {"flavour", "addrs", "versions", "hashes", "config", "lockfile", "cliconfig", "registry", "requirements", "moduleaddr", "moduleinstall", "moduleinstall/manifest", "providersource", "providerinstall", "backend", "internal/regfile"},
 	"examples/library": {"workdir"},
+	// the fleet shares work between roots; what a root does is passed in
+	"fleet":              {"flavour", "addrs", "versions", "registry", "config", "providerlock", "providersource", "providerinstall", "moduleinstall", "internal/registrytest"},
+	"internal/fleetview": {"fleet", "internal/livedisplay"},
 }
 
 // anyModulePackage marks packages that may import every package of the module.
