@@ -62,8 +62,9 @@ func (d *SharedDownloader) Downloads() int { return int(d.downloads.Load()) }
 
 // Download returns an archive of dr.URL of the caller's own, which it
 // removes as usual; dr.Dir and dr.Buffer are not used (the archive is a
-// file in the shared directory). A request served by an earlier download
-// is told the whole size as its progress.
+// file in the shared directory). Only the request that downloads hears
+// progress, so that the progress of all requests adds up to the bytes
+// actually received.
 func (d *SharedDownloader) Download(ctx context.Context, dr registry.DownloadRequest) (*registry.Archive, error) {
 	key := dr.URL.String()
 	d.mu.Lock()
@@ -93,9 +94,6 @@ func (d *SharedDownloader) Download(ctx context.Context, dr registry.DownloadReq
 		// That download failed (perhaps for its own caller's reasons):
 		// this request tries on its own.
 		return d.Download(ctx, dr)
-	}
-	if dr.Progress != nil {
-		dr.Progress(e.size, e.size)
 	}
 	return d.hand(e, dr.URL.Redacted())
 }
