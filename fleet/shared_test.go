@@ -22,7 +22,7 @@ import (
 
 var linux = addrs.Platform{OS: "linux", Arch: "amd64"}
 
-func fakeProviders(t *testing.T, opts registrytest.Options) (*registrytest.Server, *registry.Client) {
+func fakeProviders(t testing.TB, opts registrytest.Options) (*registrytest.Server, *registry.Client) {
 	t.Helper()
 	opts.Providers = []registrytest.Provider{
 		{Namespace: "acme", Type: "alpha", Versions: []registrytest.Version{{Version: "1.0.0"}, {Version: "1.1.0", Size: 1 << 20, Deflate: true}}},
@@ -38,7 +38,7 @@ func fakeProviders(t *testing.T, opts registrytest.Options) (*registrytest.Serve
 	return srv, client
 }
 
-func requirements(t *testing.T) providerinstall.Requirements {
+func requirements(t testing.TB) providerinstall.Requirements {
 	t.Helper()
 	reqs := providerinstall.Requirements{}
 	for src, c := range map[string]string{"acme/alpha": "~> 1.0", "acme/beta": ""} {
