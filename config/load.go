@@ -27,6 +27,7 @@ type options struct {
 	// rootValues reads the root module's variable values before building
 	// the tree (WithRootVariableValues).
 	rootValues bool
+	parseCache *ParseCache // WithParseCache
 }
 
 // WithFileSystem reads files through fsys instead of the operating system.
@@ -165,12 +166,12 @@ func loadFile(o options, name string, override bool) *File {
 	if err != nil {
 		return &File{Name: name, Override: override, Diagnostics: hcl.Diagnostics{readFailure(name, err)}}
 	}
-	return parseAndDecode(name, src, override, o.core())
+	return parseAndDecode(name, src, override, o.core(), o.parseCache)
 }
 
 // parseAndDecode never panics: a panic inside the HCL library on hostile
 // input becomes an error diagnostic for that file.
-func parseAndDecode(name string, src []byte, override bool, core coreVersion) (file *File) {
+func parseAndDecode(name string, src []byte, override bool, core coreVersion, cache *ParseCache) (file *File) {
 	defer func() {
 		if r := recover(); r != nil {
 			file = &File{Name: name, Override: override, Diagnostics: hcl.Diagnostics{{
@@ -180,7 +181,7 @@ func parseAndDecode(name string, src []byte, override bool, core coreVersion) (f
 			}}}
 		}
 	}()
-	hf, parseDiags := parseFile(name, src)
+	hf, parseDiags := cache.parse(name, src)
 	if core.flavour == flavour.Terraform {
 		markSyntax(parseDiags)
 	}

@@ -51,6 +51,9 @@ var allowed = map[string][]string{
 	"examples/library": {"workdir"},
 	// init's run of one directory: workdir's steps and their rendering
 	"internal/initrun": {"flavour", "addrs", "versions", "config", "lockfile", "cliconfig", "registry", "moduleinstall", "providersource", "providerinstall", "backend", "workdir", "internal/diagrender", "internal/livedisplay", "internal/regfile"},
+	// the fleet shares work between roots; what a root does is passed in
+	"fleet":              {"flavour", "addrs", "versions", "registry", "config", "providerlock", "providersource", "providerinstall", "moduleinstall", "internal/registrytest"},
+	"internal/fleetview": {"fleet", "internal/livedisplay"},
 }
 
 // anyModulePackage marks packages that may import every package of the module.
