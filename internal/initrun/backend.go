@@ -57,6 +57,7 @@ func (r *initRun) backendOptions() workdir.BackendOptions {
 		Cloud:            r.opts.cloud,
 		Workspace:        r.m.Getenv("TF_WORKSPACE"),
 		Getwd:            r.m.getwd,
+		LookupEnv:        r.m.lookupEnv,
 		Check:            r.backendCheck,
 		RemoteWorkspaces: r.remoteWorkspaces,
 		RemoteStateEmpty: r.remoteStateEmpty,

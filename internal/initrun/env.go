@@ -55,6 +55,18 @@ func (m *Env) path(name string) string {
 	return filepath.Join(m.Dir, name)
 }
 
+// lookupEnv reads one of the run's environment variables, telling an
+// empty value from an unset one.
+func (m *Env) lookupEnv(name string) (string, bool) {
+	prefix := name + "="
+	for _, kv := range m.Environ() {
+		if strings.HasPrefix(kv, prefix) {
+			return kv[len(prefix):], true
+		}
+	}
+	return "", false
+}
+
 // getwd is the run's directory as an absolute path.
 func (m *Env) getwd() (string, error) {
 	if filepath.IsAbs(m.Dir) {
