@@ -2,6 +2,7 @@ package serve
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,41 +51,55 @@ func (f *fixture) versionHashes() map[string][]string {
 	return out
 }
 
-// VERSION.json lists only hashes the server has checked: an upstream
-// "packages" map entry with two h1: hashes (one of them false) or a zh:
-// the signed SHA256SUMS does not list gives the platform its signed zh:
-// alone, until the archive is stored and its hashes are computed.
+// VERSION.json lists only hashes the server has checked, and for every
+// platform the h1: and zh: a faithful mirror lists: an upstream "packages"
+// map entry with two h1: hashes (one of them false) or a zh: the signed
+// SHA256SUMS does not list is not taken; that platform's archive is
+// fetched, authenticated and hashed before the answer. The platform whose
+// entry checks out (linux_amd64) is not downloaded.
 func TestVersionListsOnlyCheckedHashes(t *testing.T) {
 	f := newFixture(t, nil)
 	doctorPackagesMap(t, f, func(m map[string][]string) {
 		m["darwin_arm64"] = append(m["darwin_arm64"], falseH1)
 		m["windows_amd64"] = append(m["windows_amd64"], falseZH)
 	})
-	info := map[string]registrytest.PackageInfo{}
+	want := map[string][]string{}
 	for _, pl := range registrytest.DefaultPlatforms() {
 		i, err := f.upstream.Package("hashicorp", "null", "3.2.1", pl)
 		if err != nil {
 			t.Fatal(err)
 		}
-		info[pl] = i
-	}
-	want := map[string][]string{
-		"darwin_arm64":  {info["darwin_arm64"].ZH()},
-		"linux_amd64":   {info["linux_amd64"].H1, info["linux_amd64"].ZH()},
-		"windows_amd64": {info["windows_amd64"].ZH()},
+		want[pl] = []string{i.H1, i.ZH()}
 	}
 	if diff := cmp.Diff(want, f.versionHashes()); diff != "" {
-		t.Errorf("VERSION.json hashes before any download (-want +got):\n%s", diff)
+		t.Errorf("VERSION.json hashes on a cold store (-want +got):\n%s", diff)
+	}
+	var fetched []string
+	for _, p := range f.upstream.Paths() {
+		if strings.HasSuffix(p, ".zip") {
+			fetched = append(fetched, p[strings.LastIndex(p, "/")+1:])
+		}
+	}
+	slices.Sort(fetched)
+	if n := f.upstream.Count(registrytest.Archive); n != 2 {
+		t.Errorf("%d archive downloads from upstream, want 2", n)
+	}
+	if diff := cmp.Diff([]string{"terraform-provider-null_3.2.1_darwin_arm64.zip", "terraform-provider-null_3.2.1_windows_amd64.zip"}, fetched); diff != "" {
+		t.Errorf("archives fetched from upstream (-want +got):\n%s", diff)
 	}
 
-	// Once the archive is here, its computed hashes are listed.
-	darwin := "/registry.opentofu.org/hashicorp/null/terraform-provider-null_3.2.1_darwin_arm64.zip"
-	if code, body := f.get(darwin); code != http.StatusOK {
-		t.Fatalf("archive: %d %s", code, body)
-	}
-	want["darwin_arm64"] = []string{info["darwin_arm64"].H1, info["darwin_arm64"].ZH()}
+	// Warm, and through a second server on the same store: the same, with
+	// nothing more from upstream.
+	f.upstream.ResetRequests()
 	if diff := cmp.Diff(want, f.versionHashes()); diff != "" {
-		t.Errorf("VERSION.json hashes after the darwin_arm64 download (-want +got):\n%s", diff)
+		t.Errorf("VERSION.json hashes on a warm store (-want +got):\n%s", diff)
+	}
+	other := newFixtureOn(t, f.upstream, f.store, nil)
+	if diff := cmp.Diff(want, other.versionHashes()); diff != "" {
+		t.Errorf("VERSION.json hashes from a restarted server (-want +got):\n%s", diff)
+	}
+	if n := len(f.upstream.Requests()); n != 0 {
+		t.Errorf("warm requests reached upstream: %v", f.upstream.Paths())
 	}
 }
 
