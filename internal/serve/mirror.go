@@ -71,7 +71,9 @@ func (s *Server) serveMirrorIndex(w http.ResponseWriter, r *http.Request, p addr
 }
 
 // upstreamVersions returns the cached version list, refreshing it when
-// older than IndexTTL; a failed refresh keeps serving the cached list.
+// older than IndexTTL; when the refresh fails (other than by the upstream
+// saying the provider does not exist), the expired list is served, counted
+// as a "stale" cache answer and logged.
 func (s *Server) upstreamVersions(ctx context.Context, p addrs.Provider) (*versionsDoc, error) {
 	if m, ok := s.versionsMem.Load(versionsKey(p)); ok && s.fresh(m.(*versionsDoc)) {
 		s.metrics.cache.WithLabelValues("versions", "hit").Inc()
@@ -93,7 +95,9 @@ func (s *Server) upstreamVersions(ctx context.Context, p addrs.Provider) (*versi
 	})
 	if err != nil {
 		if haveCached && !isDefinitive(err) {
-			s.log.Warn("serving cached version list after upstream failure", "provider", p.String(), "error", err)
+			s.metrics.cache.WithLabelValues("versions", "stale").Inc()
+			s.log.Warn("serving an expired version list: the upstream failed", "provider", p.String(),
+				"fetched", cached.Fetched, "error", err)
 			return &cached, nil
 		}
 		return nil, err

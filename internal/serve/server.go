@@ -63,9 +63,9 @@ type Options struct {
 	MaxArchiveSize int64
 	// TempDir receives downloads before they are checked (default os.TempDir()).
 	TempDir string
-	// Retry says how upstream requests are retried after a 429, a 5xx or
-	// a broken connection (zero value: 3 tries, pauses from 500 ms,
-	// Retry-After honoured up to 5 s). The registry client's own retry
+	// Retry says how upstream requests are retried after a 429, a 5xx, a
+	// broken connection or no answer within 5 s (zero value: 3 tries,
+	// pauses from 500 ms, Retry-After honoured up to 5 s). The registry client's own retry
 	// settings (retry_count, TF_REGISTRY_DISCOVERY_RETRY,
 	// TF_PROVIDER_DOWNLOAD_RETRY) do not apply to the server.
 	Retry RetryPolicy
@@ -142,6 +142,9 @@ func (s *Server) upstreamSettings() registry.Settings {
 		failures: func(reason string) { s.metrics.upstreamFailures.WithLabelValues(reason).Inc() }}
 	noRetries := 0
 	settings.RetryCount = &noRetries
+	if settings.RequestTimeout < s.opts.Retry.budget() {
+		settings.RequestTimeout = s.opts.Retry.budget() // room for the retries of one request
+	}
 	getenv := settings.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
