@@ -82,7 +82,7 @@ func (s *Server) authenticateImport(ctx context.Context, p addrs.Provider, v ver
 
 // bodyToTemp saves the request body, bounded, into a temporary file.
 func (s *Server) bodyToTemp(w http.ResponseWriter, r *http.Request) (*registry.Archive, error) {
-	f, err := os.CreateTemp(s.opts.TempDir, "tfdeps-serve-*.zip")
+	f, err := os.CreateTemp(s.tempDir, "tfdeps-serve-*.zip")
 	if err != nil {
 		return nil, err
 	}

@@ -251,7 +251,7 @@ func (s *Server) copyToTemp(ctx context.Context, key string) (*registry.Archive,
 		return nil, err
 	}
 	defer obj.Close()
-	f, err := os.CreateTemp(s.opts.TempDir, "tfdeps-serve-*.zip")
+	f, err := os.CreateTemp(s.tempDir, "tfdeps-serve-*.zip")
 	if err != nil {
 		return nil, err
 	}

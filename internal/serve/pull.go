@@ -71,7 +71,7 @@ func (s *Server) produceOnce(ctx context.Context, key string, produce func(conte
 		} else if !isNotFound(err) {
 			return err
 		}
-		lease, err := s.store.AcquireLease(ctx, leaseKey(key), s.owner, s.opts.LeaseTTL, s.opts.Now)
+		lease, err := s.store.AcquireLease(ctx, leaseKey(key), s.self, s.opts.LeaseTTL, s.opts.Now)
 		if errors.Is(err, storage.ErrLeaseHeld) {
 			select {
 			case <-time.After(leasePoll):
@@ -118,7 +118,7 @@ func (s *Server) pullArchive(ctx context.Context, p addrs.Provider, v versions.V
 	start := time.Now()
 	s.metrics.inflight.Inc()
 	defer s.metrics.inflight.Dec()
-	f, err := s.up.fetch(ctx, p, v, pl, s.opts.TempDir)
+	f, err := s.up.fetch(ctx, p, v, pl, s.tempDir)
 	if err != nil {
 		return err
 	}
