@@ -45,7 +45,9 @@ func Self() Holder {
 func (h Holder) String() string { return fmt.Sprintf("%s/%d/%s", h.Host, h.PID, h.Start) }
 
 // SameMachine reports whether h runs on the machine of o.
-func (h Holder) SameMachine(o Holder) bool { return h.Host != "" && h.Host == o.Host && h.Boot == o.Boot }
+func (h Holder) SameMachine(o Holder) bool {
+	return h.Host != "" && h.Host == o.Host && h.Boot == o.Boot
+}
 
 // machineTag is a short name of h's machine for file names.
 func (h Holder) machineTag() string {
