@@ -39,7 +39,13 @@ func (s *Server) importMirrorPackage(w http.ResponseWriter, r *http.Request, seg
 	}
 	a, err := s.bodyToTemp(w, r)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			http.Error(w, "the archive exceeds the size limit", http.StatusRequestEntityTooLarge)
+			return
+		}
+		s.log.Error("receiving an imported archive", "path", r.URL.EscapedPath(), "error", err)
+		http.Error(w, "receiving the archive failed", http.StatusBadRequest)
 		return
 	}
 	defer a.Remove()
@@ -47,7 +53,8 @@ func (s *Server) importMirrorPackage(w http.ResponseWriter, r *http.Request, seg
 	if err != nil {
 		var auth *AuthenticationError
 		if errors.As(err, &auth) {
-			http.Error(w, err.Error(), http.StatusUnprocessableEntity)
+			s.log.Warn("refused an imported archive", "path", r.URL.EscapedPath(), "error", err)
+			http.Error(w, publicError(err), http.StatusUnprocessableEntity)
 			return
 		}
 		s.upstreamFailure(w, r, "import", err)

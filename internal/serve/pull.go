@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tfdeps/tfdeps/addrs"
@@ -228,7 +230,7 @@ func (s *Server) upstreamFailure(w http.ResponseWriter, r *http.Request, kind st
 	)
 	switch {
 	case errors.As(err, &unknown), errors.As(err, &platform), errors.As(err, &protocol):
-		http.Error(w, err.Error(), http.StatusNotFound)
+		http.Error(w, publicError(err), http.StatusNotFound)
 		return
 	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
 		return // the client went away
@@ -247,7 +249,26 @@ func (s *Server) upstreamFailure(w http.ResponseWriter, r *http.Request, kind st
 	case errors.Is(err, context.DeadlineExceeded):
 		code = http.StatusGatewayTimeout
 	}
-	http.Error(w, "upstream: "+err.Error(), code)
+	http.Error(w, "upstream: "+publicError(err), code)
+}
+
+// Internal detail in error texts: URLs (which may carry credentials or
+// name internal services) and IP addresses (resolvers, internal hosts).
+var (
+	urlInText     = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
+	addressInText = regexp.MustCompile(`\b(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?::[0-9]+)?\b|\[[0-9a-fA-F:.%a-z0-9]+\](?::[0-9]+)?`)
+	pathInText    = regexp.MustCompile(`(?:^|[\s:"])(/[^\s:"]+)`)
+)
+
+// publicError is the text of err for a client: what failed, without
+// internal detail (URLs, addresses, local paths), which only the log gets
+// (upstreamFailure logs err whole).
+func publicError(err error) string {
+	s := urlInText.ReplaceAllString(err.Error(), "(URL withheld)")
+	s = addressInText.ReplaceAllString(s, "(address withheld)")
+	return pathInText.ReplaceAllStringFunc(s, func(m string) string {
+		return strings.TrimSuffix(m, strings.TrimLeft(m, " \t\n:\"")) + "(path withheld)"
+	})
 }
 
 // DefaultRetryAfter is the Retry-After sent with a 429 or 503 passed on
