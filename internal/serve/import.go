@@ -60,7 +60,7 @@ func (s *Server) importMirrorPackage(w http.ResponseWriter, r *http.Request, seg
 		s.upstreamFailure(w, r, "import", err)
 		return
 	}
-	err = s.pull(r.Context(), archiveKey(p, v, pl), func(ctx context.Context) error {
+	err = s.pull(r.Context(), recordKey(p, v, pl), func(ctx context.Context) error {
 		_, err := s.storePackage(ctx, p, v, pl, f, "import")
 		return err
 	})

@@ -214,7 +214,7 @@ func (s *Server) completeHashes(ctx context.Context, p addrs.Provider, v version
 	g.SetLimit(maxHashPulls)
 	for _, pl := range missing {
 		g.Go(func() error {
-			return s.pull(gctx, archiveKey(p, v, pl), func(ctx context.Context) error { return s.pullArchive(ctx, p, v, pl) })
+			return s.pull(gctx, recordKey(p, v, pl), func(ctx context.Context) error { return s.pullArchive(ctx, p, v, pl) })
 		})
 	}
 	if err := g.Wait(); err != nil {

@@ -37,7 +37,7 @@ func (s *Server) serveMirrorArchive(w http.ResponseWriter, r *http.Request, p ad
 		return
 	} else {
 		s.metrics.cache.WithLabelValues("archive", "miss").Inc()
-		if err := s.pull(r.Context(), key, func(ctx context.Context) error { return s.pullArchive(ctx, p, v, pl) }); err != nil {
+		if err := s.pull(r.Context(), recordKey(p, v, pl), func(ctx context.Context) error { return s.pullArchive(ctx, p, v, pl) }); err != nil {
 			s.upstreamFailure(w, r, "archive", err)
 			return
 		}
@@ -48,7 +48,9 @@ func (s *Server) serveMirrorArchive(w http.ResponseWriter, r *http.Request, p ad
 // pull makes sure key exists, calling produce at most once per key at a
 // time in this process (single-flight) and, across replicas sharing the
 // bucket, only while holding the key's lease; the others wait for the
-// object to appear. The work runs in the server's context, so a client
+// object to appear. For a package, key is its record, which is stored
+// after the archive: an archive whose record a crash kept from being
+// written is pulled again. The work runs in the server's context, so a client
 // that goes away does not cancel it for the others.
 func (s *Server) pull(ctx context.Context, key string, produce func(context.Context) error) error {
 	ch := s.flight.DoChan("object:"+key, func() (any, error) {

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tfdeps/tfdeps/internal/registrytest"
+	"github.com/tfdeps/tfdeps/internal/serve/storage"
 )
 
 const (
@@ -123,5 +125,54 @@ func TestSignedArchiveURLWithReadTokens(t *testing.T) {
 	}
 	if code, _ := f.get(nullArchive); code != http.StatusUnauthorized {
 		t.Errorf("archive without signature or token: %d, want 401", code)
+	}
+}
+
+// Against an upstream without a "packages" map, VERSION.json lists every
+// platform's h1: and zh: from the start, fetching each archive once; an
+// archive whose record a crash kept from being written is fetched again.
+func TestVersionHashesWithoutPackagesMap(t *testing.T) {
+	up := registrytest.New(t, registrytest.Options{Providers: testProviders(), NoPackagesMap: true})
+	st, err := storage.OpenDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixtureOn(t, up, st, nil)
+	if code, body := f.get(nullArchive); code != http.StatusOK {
+		t.Fatalf("archive: %d %s", code, body)
+	}
+	var record string
+	for _, k := range f.keys() {
+		if strings.HasSuffix(k, "/3.2.1/linux_amd64.json") {
+			record = k
+		}
+	}
+	if record == "" {
+		t.Fatalf("no record stored: %v", f.keys())
+	}
+	if err := st.Delete(context.Background(), record); err != nil {
+		t.Fatal(err)
+	}
+	restarted := newFixtureOn(t, up, st, nil)
+	want := map[string][]string{}
+	for _, pl := range registrytest.DefaultPlatforms() {
+		i, err := up.Package("hashicorp", "null", "3.2.1", pl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[pl] = []string{i.H1, i.ZH()}
+	}
+	if diff := cmp.Diff(want, restarted.versionHashes()); diff != "" {
+		t.Errorf("VERSION.json hashes (-want +got):\n%s", diff)
+	}
+	if n := up.Count(registrytest.Archive); n != 4 {
+		t.Errorf("%d archive downloads, want 4 (linux_amd64 twice: its record was lost)", n)
+	}
+	f.upstream.ResetRequests()
+	if diff := cmp.Diff(want, f.versionHashes()); diff != "" {
+		t.Errorf("VERSION.json hashes from the first server (-want +got):\n%s", diff)
+	}
+	if n := up.Count(registrytest.Archive); n != 0 {
+		t.Errorf("%d more archive downloads, want none", n)
 	}
 }
