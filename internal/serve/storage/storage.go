@@ -9,9 +9,10 @@
 // that let several replicas agree which one fetches a missing object.
 //
 // An object becomes visible only when its write completes: the blob drivers
-// upload to a temporary name (fileblob: a temporary file in the same
-// directory, renamed on Close) or as one request (object stores), and a
-// write whose context is canceled is discarded. It does not know the layout
+// upload to a temporary name (a local directory: a temporary file in the
+// same directory, named after the writing process (Holder) and renamed
+// when complete) or as one request (object stores), and a write whose
+// context is canceled is discarded. It does not know the layout
 // of keys; package serve does.
 package storage
 
