@@ -20,7 +20,9 @@ Usage: tfdeps [global options] publish provider [options] NAMESPACE/TYPE VERSION
   (terraform-provider-TYPE_VERSION_OS_ARCH.zip, _SHA256SUMS and the binary
   detached signature _SHA256SUMS.sig), then asks the server to publish them;
   it checks every package against SHA256SUMS and the signature, as init
-  will, before the version appears.
+  will, before the version appears. DIR may be goreleaser's release
+  directory: its _manifest.json gives the protocols, and the files the
+  registry protocol does not serve are not uploaded.
 
   module: uploads PATH, a .tar.gz or .zip archive, or a directory (packed
   as .tar.gz, hidden files left out).
@@ -36,7 +38,8 @@ Options:
                      $TFDEPS_PUBLISH_TOKEN).
   -key=FILE          provider: the ASCII-armored public key whose private
                      key signed SHA256SUMS.
-  -protocols=LIST    provider: plugin protocol versions (default 5.0).
+  -protocols=LIST    provider: plugin protocol versions (default: those of
+                     the release's _manifest.json, else 5.0).
 `
 
 type publishFlags struct {
@@ -58,7 +61,7 @@ func runPublish(m *Meta, args []string) int {
 	fs.StringVar(&f.server, "server", m.Getenv("TFDEPS_SERVER"), "")
 	fs.StringVar(&f.tokenFile, "token-file", "", "")
 	fs.StringVar(&f.key, "key", "", "")
-	fs.StringVar(&f.protocols, "protocols", "5.0", "")
+	fs.StringVar(&f.protocols, "protocols", "", "")
 	if code, ok := parseFlags(m, fs, args[1:]); !ok {
 		return code
 	}

@@ -30,8 +30,20 @@ import (
 // with the fake's certificate (tlsServer).
 var shared struct {
 	upstream *registrytest.Server
-	caFile   string
-	dir      string
+	// styles are fake upstreams by the shape of their package metadata
+	// (upstreamStyles); "packages" is upstream.
+	styles map[string]*registrytest.Server
+	caFile string
+	dir    string
+}
+
+// upstreamStyles are the shapes of package metadata the lock tests run
+// against: OpenTofu's registry with its "packages" map, a registry without
+// one, and one answering as registry.terraform.io does.
+var upstreamStyles = map[string]registrytest.Options{
+	"packages":   {},
+	"nopackages": {NoPackagesMap: true},
+	"terraform":  {TerraformStyle: true},
 }
 
 func fourPlatforms() []string {
@@ -53,17 +65,24 @@ func runMain(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	shared.dir = dir
-	up, err := registrytest.Start(registrytest.Options{Providers: []registrytest.Provider{
-		{Namespace: "hashicorp", Type: "null", Versions: []registrytest.Version{{Version: "3.2.1", Platforms: fourPlatforms()}}},
-	}})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
+	shared.styles = map[string]*registrytest.Server{}
+	var cas []byte
+	for name, opts := range upstreamStyles {
+		opts.Providers = []registrytest.Provider{
+			{Namespace: "hashicorp", Type: "null", Versions: []registrytest.Version{{Version: "3.2.1", Platforms: fourPlatforms()}}},
+		}
+		up, err := registrytest.Start(opts)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer up.Close()
+		shared.styles[name] = up
+		cas = append(cas, up.CAPEM()...)
 	}
-	defer up.Close()
-	shared.upstream = up
+	shared.upstream = shared.styles["packages"]
 	shared.caFile = filepath.Join(dir, "ca.pem")
-	if err := os.WriteFile(shared.caFile, up.CAPEM(), 0o644); err != nil {
+	if err := os.WriteFile(shared.caFile, cas, 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

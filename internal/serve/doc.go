@@ -10,10 +10,13 @@
 // authenticates before anything is stored), the provider and module
 // registry protocols for published releases and their publishing API,
 // bearer tokens for reading and publishing, the outbound address guard
-// against server-side request forgery, the retry of upstream 429, 5xx and
-// broken connections and the status a client gets when they persist
-// (retry.go), which hashes VERSION.json lists (vouchedHashes: whether a
-// client takes them without downloading is the client's decision),
+// against server-side request forgery, the retry of upstream 429, 5xx,
+// broken connections and timeouts and the status a client gets when they persist
+// (retry.go), which hashes VERSION.json lists (every platform's h1: and
+// zh:, as a faithful mirror lists them: from stored archives, the
+// upstream's signed metadata (vouchedHashes), or archives fetched for the
+// purpose (completeHashes); whether a client takes them without
+// downloading is the client's decision),
 // Prometheus metrics and structured access logs.
 //
 // Run is the whole server's life: open the bucket, listen, serve until

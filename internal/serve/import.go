@@ -39,7 +39,13 @@ func (s *Server) importMirrorPackage(w http.ResponseWriter, r *http.Request, seg
 	}
 	a, err := s.bodyToTemp(w, r)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			http.Error(w, "the archive exceeds the size limit", http.StatusRequestEntityTooLarge)
+			return
+		}
+		s.log.Error("receiving an imported archive", "path", r.URL.EscapedPath(), "error", err)
+		http.Error(w, "receiving the archive failed", http.StatusBadRequest)
 		return
 	}
 	defer a.Remove()
@@ -47,13 +53,14 @@ func (s *Server) importMirrorPackage(w http.ResponseWriter, r *http.Request, seg
 	if err != nil {
 		var auth *AuthenticationError
 		if errors.As(err, &auth) {
-			http.Error(w, err.Error(), http.StatusUnprocessableEntity)
+			s.log.Warn("refused an imported archive", "path", r.URL.EscapedPath(), "error", err)
+			http.Error(w, publicError(err), http.StatusUnprocessableEntity)
 			return
 		}
 		s.upstreamFailure(w, r, "import", err)
 		return
 	}
-	err = s.pull(r.Context(), archiveKey(p, v, pl), func(ctx context.Context) error {
+	err = s.pull(r.Context(), recordKey(p, v, pl), func(ctx context.Context) error {
 		_, err := s.storePackage(ctx, p, v, pl, f, "import")
 		return err
 	})
@@ -82,7 +89,7 @@ func (s *Server) authenticateImport(ctx context.Context, p addrs.Provider, v ver
 
 // bodyToTemp saves the request body, bounded, into a temporary file.
 func (s *Server) bodyToTemp(w http.ResponseWriter, r *http.Request) (*registry.Archive, error) {
-	f, err := os.CreateTemp(s.opts.TempDir, "tfdeps-serve-*.zip")
+	f, err := os.CreateTemp(s.tempDir, "tfdeps-serve-*.zip")
 	if err != nil {
 		return nil, err
 	}

@@ -61,9 +61,37 @@ func newMetrics() *metrics {
 			Name: "tfdeps_serve_upstream_downloads_in_flight", Help: "Upstream archive downloads running.",
 		}),
 	}
+	m.zero()
 	m.reg.MustRegister(m.requests, m.duration, m.bytes, m.cache, m.upstreamErrors, m.upstreamFailures, m.upstreamFetch, m.upstreamBytes, m.inflight,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// Label values known in advance: their series exist, at zero, from the
+// start, so that dashboards and alerts see them before the first event.
+var (
+	mirrorRoutes   = []string{"mirror_index", "mirror_version", "mirror_archive"}
+	cacheResults   = [][2]string{{"versions", "hit"}, {"versions", "miss"}, {"versions", "stale"}, {"platforms", "hit"}, {"platforms", "miss"}, {"version_hashes", "miss"}, {"archive", "hit"}, {"archive", "miss"}}
+	upstreamKinds  = []string{"versions", "platforms", "archive", "import"}
+	failureReasons = []string{"429", "5xx", "connection", "timeout"}
+)
+
+// zero creates the series of known label values.
+func (m *metrics) zero() {
+	for _, r := range mirrorRoutes {
+		m.requests.WithLabelValues(r, "200")
+		m.duration.WithLabelValues(r)
+		m.bytes.WithLabelValues(r)
+	}
+	for _, c := range cacheResults {
+		m.cache.WithLabelValues(c[0], c[1])
+	}
+	for _, k := range upstreamKinds {
+		m.upstreamErrors.WithLabelValues(k)
+	}
+	for _, r := range failureReasons {
+		m.upstreamFailures.WithLabelValues(r)
+	}
 }
 
 func (m *metrics) handler() http.Handler {

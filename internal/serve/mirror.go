@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/hashes"
@@ -68,7 +71,9 @@ func (s *Server) serveMirrorIndex(w http.ResponseWriter, r *http.Request, p addr
 }
 
 // upstreamVersions returns the cached version list, refreshing it when
-// older than IndexTTL; a failed refresh keeps serving the cached list.
+// older than IndexTTL; when the refresh fails (other than by the upstream
+// saying the provider does not exist), the expired list is served, counted
+// as a "stale" cache answer and logged.
 func (s *Server) upstreamVersions(ctx context.Context, p addrs.Provider) (*versionsDoc, error) {
 	if m, ok := s.versionsMem.Load(versionsKey(p)); ok && s.fresh(m.(*versionsDoc)) {
 		s.metrics.cache.WithLabelValues("versions", "hit").Inc()
@@ -90,7 +95,9 @@ func (s *Server) upstreamVersions(ctx context.Context, p addrs.Provider) (*versi
 	})
 	if err != nil {
 		if haveCached && !isDefinitive(err) {
-			s.log.Warn("serving cached version list after upstream failure", "provider", p.String(), "error", err)
+			s.metrics.cache.WithLabelValues("versions", "stale").Inc()
+			s.log.Warn("serving an expired version list: the upstream failed", "provider", p.String(),
+				"fetched", cached.Fetched, "error", err)
 			return &cached, nil
 		}
 		return nil, err
@@ -144,7 +151,43 @@ func (s *Server) serveMirrorVersion(w http.ResponseWriter, r *http.Request, p ad
 		s.upstreamFailure(w, r, "platforms", err)
 		return
 	}
+	listed, err := s.completeHashes(ctx, p, v, known)
+	if err != nil {
+		s.upstreamFailure(w, r, "archive", err)
+		return
+	}
 	out := mirrorVersionDoc{Archives: map[string]mirrorArchiveDoc{}}
+	for plName, hs := range listed {
+		pl, _ := addrs.ParsePlatform(plName)
+		name := archiveName(p.Type, v, pl)
+		q, err := s.fileQuery(ctx, "/"+string(p.Hostname)+"/"+p.Namespace+"/"+p.Type+"/"+name)
+		if err != nil {
+			s.storageFailure(w, r, err)
+			return
+		}
+		out.Archives[plName] = mirrorArchiveDoc{Hashes: hs, URL: name + q}
+	}
+	writeIndentedJSON(w, r, out)
+}
+
+// maxHashPulls bounds the archives of one version that completeHashes
+// fetches at a time.
+const maxHashPulls = 4
+
+// completeHashes returns, for every platform of known, the hashes a
+// faithful mirror lists: the archive's h1: and zh:. A stored archive's
+// record gives them (computed from its bytes); else the hashes vouched for
+// from the registry's signed metadata (known) when they hold both kinds;
+// else the platform's archive is pulled (downloaded, authenticated,
+// hashed and stored once, as an archive request would) and its record
+// read. So VERSION.json is the same whether the store is cold, warm or
+// shared with a restarted replica, and whether or not the upstream sends
+// a "packages" map; only the first answer of a version may wait for the
+// downloads. A platform whose archive cannot be had fails the answer: a
+// partial list would make a lock differ from one made later.
+func (s *Server) completeHashes(ctx context.Context, p addrs.Provider, v versions.Version, known map[string][]string) (map[string][]string, error) {
+	out := map[string][]string{}
+	var missing []addrs.Platform
 	for plName, hs := range known {
 		pl, err := addrs.ParsePlatform(plName)
 		if err != nil {
@@ -152,17 +195,45 @@ func (s *Server) serveMirrorVersion(w http.ResponseWriter, r *http.Request, p ad
 		}
 		var rec packageRecord
 		if err := s.readImmutable(ctx, recordKey(p, v, pl), &rec); err == nil {
-			hs = rec.Hashes // computed from the stored bytes
+			out[plName] = hashes.Strings(parseHashList(rec.Hashes))
+			continue
+		} else if !isNotFound(err) {
+			return nil, err
 		}
-		name := archiveName(p.Type, v, pl)
-		q, err := s.fileQuery(ctx, "/"+string(p.Hostname)+"/"+p.Namespace+"/"+p.Type+"/"+name)
-		if err != nil {
-			s.storageFailure(w, r, err)
-			return
+		if listed := parseHashList(hs); hasBothKinds(listed) {
+			out[plName] = hashes.Strings(listed)
+			continue
 		}
-		out.Archives[plName] = mirrorArchiveDoc{Hashes: hashes.Strings(parseHashList(hs)), URL: name + q}
+		missing = append(missing, pl)
 	}
-	writeIndentedJSON(w, r, out)
+	if len(missing) == 0 {
+		return out, nil
+	}
+	s.metrics.cache.WithLabelValues("version_hashes", "miss").Add(float64(len(missing)))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(maxHashPulls)
+	for _, pl := range missing {
+		g.Go(func() error {
+			return s.pull(gctx, recordKey(p, v, pl), func(ctx context.Context) error { return s.pullArchive(ctx, p, v, pl) })
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	for _, pl := range missing {
+		var rec packageRecord
+		if err := s.readImmutable(ctx, recordKey(p, v, pl), &rec); err != nil {
+			return nil, fmt.Errorf("reading the record of %s %s %s: %w", p, v, pl, err)
+		}
+		out[pl.String()] = hashes.Strings(parseHashList(rec.Hashes))
+	}
+	return out, nil
+}
+
+// hasBothKinds reports whether hs holds an h1: and a zh: hash.
+func hasBothKinds(hs []hashes.Hash) bool {
+	return slices.ContainsFunc(hs, func(h hashes.Hash) bool { return h.Scheme() == hashes.SchemeH1 }) &&
+		slices.ContainsFunc(hs, func(h hashes.Hash) bool { return h.Scheme() == hashes.SchemeZip })
 }
 
 // versionHashes returns, for every platform of v, the hashes the registry

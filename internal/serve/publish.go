@@ -150,7 +150,8 @@ func (s *Server) commitRelease(w http.ResponseWriter, r *http.Request, segs []st
 	}
 	doc, err := s.checkRelease(r.Context(), s.selfProvider(r, ns, typ), v, req)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusUnprocessableEntity)
+		s.log.Warn("refused a release", "path", r.URL.EscapedPath(), "error", err)
+		http.Error(w, publicError(err), http.StatusUnprocessableEntity)
 		return
 	}
 	body, _ := json.Marshal(doc)
@@ -251,7 +252,7 @@ func (s *Server) copyToTemp(ctx context.Context, key string) (*registry.Archive,
 		return nil, err
 	}
 	defer obj.Close()
-	f, err := os.CreateTemp(s.opts.TempDir, "tfdeps-serve-*.zip")
+	f, err := os.CreateTemp(s.tempDir, "tfdeps-serve-*.zip")
 	if err != nil {
 		return nil, err
 	}

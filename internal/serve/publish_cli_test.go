@@ -4,6 +4,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -204,5 +206,65 @@ func TestPublishMirrorImport(t *testing.T) {
 	tfdeps(t, dir, env, "init")
 	if n := shared.upstream.Count(registrytest.Archive); n != 0 {
 		t.Errorf("init through the server downloaded %d archives from upstream, want 0", n)
+	}
+}
+
+// A release directory as goreleaser makes it: the archives, SHA256SUMS
+// (which lists the _manifest.json too) and its signature, the manifest
+// saying the protocols, and goreleaser's own files and build directories.
+// publish provider uploads what the registry protocol serves, takes the
+// protocols from the manifest, and init installs the provider.
+func TestPublishGoreleaserRelease(t *testing.T) {
+	url := startRegistry(t)
+	dir := t.TempDir()
+	const typ, version = "widget", "1.0.0"
+	base := filepath.Join(dir, "terraform-provider-"+typ+"_"+version+"_")
+	manifest := `{"version": 1, "metadata": {"protocol_versions": ["6.0"]}}` + "\n"
+	os.WriteFile(base+"manifest.json", []byte(manifest), 0o644)
+	var sums strings.Builder
+	for _, pl := range []string{"darwin_arm64", "linux_amd64"} {
+		name := "terraform-provider-" + typ + "_" + version + "_" + pl + ".zip"
+		z := zipOf(t, "terraform-provider-"+typ+"_v"+version, "#!/bin/sh\n# "+pl+"\n")
+		os.WriteFile(filepath.Join(dir, name), z, 0o644)
+		fmt.Fprintf(&sums, "%s  %s\n", sha256Of(z), name)
+	}
+	fmt.Fprintf(&sums, "%s  %s\n", sha256Of([]byte(manifest)), filepath.Base(base+"manifest.json"))
+	os.WriteFile(base+"SHA256SUMS", []byte(sums.String()), 0o644)
+	sig, err := registrytest.Sign(registrytest.TestKey, []byte(sums.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(base+"SHA256SUMS.sig", sig, 0o644)
+	os.WriteFile(filepath.Join(dir, "artifacts.json"), []byte("[]"), 0o644)
+	os.WriteFile(filepath.Join(dir, "metadata.json"), []byte("{}"), 0o644)
+	os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("project_name: x\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "terraform-provider-"+typ+"_linux_amd64_v1"), 0o755)
+	os.WriteFile(filepath.Join(dir, "terraform-provider-"+typ+"_linux_amd64_v1", "terraform-provider-"+typ+"_v"+version), []byte("bin"), 0o755)
+	armored, _, err := registrytest.PublicKey(registrytest.TestKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyFile := filepath.Join(t.TempDir(), "key.asc")
+	os.WriteFile(keyFile, []byte(armored), 0o644)
+
+	env := map[string]string{"TFDEPS_PUBLISH_TOKEN": "p", "TFDEPS_SERVER": url}
+	out := tfdeps(t, t.TempDir(), env, "publish", "provider", "-key="+keyFile, "acme/"+typ, version, dir)
+	if !strings.Contains(out, "Published acme/widget 1.0.0 (4 files).") {
+		t.Errorf("publish provider said %q", out)
+	}
+	resp, err := http.Get(url + "v1/providers/acme/widget/versions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if code := resp.StatusCode; code != 200 || !strings.Contains(string(body), `"protocols":["6.0"]`) {
+		t.Errorf("versions: %d %s, want protocols 6.0 from the manifest", code, body)
+	}
+	work, wenv := registryWorkDir(t, url)
+	cfg := registryConfig[:strings.Index(registryConfig, "module")]
+	os.WriteFile(filepath.Join(work, "main.tf"), []byte(cfg), 0o644)
+	if out := tfdeps(t, work, wenv, "init", "-no-color"); !strings.Contains(out, "- Installed registry.example.com/acme/widget v1.0.0 (signed") {
+		t.Errorf("init output:\n%s", out)
 	}
 }

@@ -69,7 +69,11 @@ func (p *Publisher) send(method, path string, body io.Reader, want ...int) error
 // ProviderRelease is a provider release to publish: the files
 // terraform-provider-TYPE_VERSION_* in Dir (archives, SHA256SUMS and its
 // signature), the public key in KeyFile that verifies the signature, and
-// the plugin protocols the release speaks.
+// the plugin protocols the release speaks. Dir may be a release directory
+// as goreleaser makes it: the _manifest.json there (which SHA256SUMS
+// lists) gives the protocols when Protocols is empty, and the files the
+// protocol does not serve (the manifest, goreleaser's own metadata and
+// build directories) are not uploaded.
 type ProviderRelease struct {
 	Address   string // NAMESPACE/TYPE
 	Version   string
@@ -96,13 +100,24 @@ func (p *Publisher) Provider(r ProviderRelease) (int, error) {
 		return 0, fmt.Errorf("%s: %w", r.KeyFile, err)
 	}
 	prefix := "terraform-provider-" + typ + "_" + r.Version + "_"
-	names, err := filepath.Glob(filepath.Join(r.Dir, prefix+"*"))
+	found, err := filepath.Glob(filepath.Join(r.Dir, prefix+"*"))
 	if err != nil {
 		return 0, err
+	}
+	var names []string
+	for _, name := range found {
+		if releaseFileServed(filepath.Base(name), prefix) {
+			names = append(names, name)
+		}
 	}
 	sort.Strings(names)
 	if len(names) == 0 {
 		return 0, fmt.Errorf("no %s* files in %s", prefix, r.Dir)
+	}
+	if len(r.Protocols) == 0 {
+		if r.Protocols, err = manifestProtocols(filepath.Join(r.Dir, prefix+"manifest.json")); err != nil {
+			return 0, err
+		}
 	}
 	for _, name := range names {
 		if err := p.upload("providers/"+ns+"/"+typ+"/"+r.Version+"/"+filepath.Base(name), name); err != nil {
@@ -117,6 +132,41 @@ func (p *Publisher) Provider(r ProviderRelease) (int, error) {
 		return 0, err
 	}
 	return len(names), nil
+}
+
+// releaseFileServed reports whether a release file is one the registry
+// protocol serves: an archive PREFIX_OS_ARCH.zip, PREFIX_SHA256SUMS or its
+// .sig.
+func releaseFileServed(name, prefix string) bool {
+	rest := strings.TrimPrefix(name, prefix)
+	if rest == "SHA256SUMS" || rest == "SHA256SUMS.sig" {
+		return true
+	}
+	osArch, ok := strings.CutSuffix(rest, ".zip")
+	goos, arch, ok2 := strings.Cut(osArch, "_")
+	return ok && ok2 && goos != "" && arch != "" && !strings.ContainsAny(arch, "_/")
+}
+
+// manifestProtocols reads the protocol versions of goreleaser's release
+// manifest ({"metadata": {"protocol_versions": [...]}}); none when the
+// file is missing.
+func manifestProtocols(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Metadata struct {
+			ProtocolVersions []string `json:"protocol_versions"`
+		} `json:"metadata"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return doc.Metadata.ProtocolVersions, nil
 }
 
 func (p *Publisher) upload(path, file string) error {

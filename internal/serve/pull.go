@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tfdeps/tfdeps/addrs"
@@ -35,7 +37,7 @@ func (s *Server) serveMirrorArchive(w http.ResponseWriter, r *http.Request, p ad
 		return
 	} else {
 		s.metrics.cache.WithLabelValues("archive", "miss").Inc()
-		if err := s.pull(r.Context(), key, func(ctx context.Context) error { return s.pullArchive(ctx, p, v, pl) }); err != nil {
+		if err := s.pull(r.Context(), recordKey(p, v, pl), func(ctx context.Context) error { return s.pullArchive(ctx, p, v, pl) }); err != nil {
 			s.upstreamFailure(w, r, "archive", err)
 			return
 		}
@@ -46,7 +48,9 @@ func (s *Server) serveMirrorArchive(w http.ResponseWriter, r *http.Request, p ad
 // pull makes sure key exists, calling produce at most once per key at a
 // time in this process (single-flight) and, across replicas sharing the
 // bucket, only while holding the key's lease; the others wait for the
-// object to appear. The work runs in the server's context, so a client
+// object to appear. For a package, key is its record, which is stored
+// after the archive: an archive whose record a crash kept from being
+// written is pulled again. The work runs in the server's context, so a client
 // that goes away does not cancel it for the others.
 func (s *Server) pull(ctx context.Context, key string, produce func(context.Context) error) error {
 	ch := s.flight.DoChan("object:"+key, func() (any, error) {
@@ -71,7 +75,7 @@ func (s *Server) produceOnce(ctx context.Context, key string, produce func(conte
 		} else if !isNotFound(err) {
 			return err
 		}
-		lease, err := s.store.AcquireLease(ctx, leaseKey(key), s.owner, s.opts.LeaseTTL, s.opts.Now)
+		lease, err := s.store.AcquireLease(ctx, leaseKey(key), s.self, s.opts.LeaseTTL, s.opts.Now)
 		if errors.Is(err, storage.ErrLeaseHeld) {
 			select {
 			case <-time.After(leasePoll):
@@ -118,7 +122,7 @@ func (s *Server) pullArchive(ctx context.Context, p addrs.Provider, v versions.V
 	start := time.Now()
 	s.metrics.inflight.Inc()
 	defer s.metrics.inflight.Dec()
-	f, err := s.up.fetch(ctx, p, v, pl, s.opts.TempDir)
+	f, err := s.up.fetch(ctx, p, v, pl, s.tempDir)
 	if err != nil {
 		return err
 	}
@@ -228,7 +232,7 @@ func (s *Server) upstreamFailure(w http.ResponseWriter, r *http.Request, kind st
 	)
 	switch {
 	case errors.As(err, &unknown), errors.As(err, &platform), errors.As(err, &protocol):
-		http.Error(w, err.Error(), http.StatusNotFound)
+		http.Error(w, publicError(err), http.StatusNotFound)
 		return
 	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
 		return // the client went away
@@ -247,7 +251,26 @@ func (s *Server) upstreamFailure(w http.ResponseWriter, r *http.Request, kind st
 	case errors.Is(err, context.DeadlineExceeded):
 		code = http.StatusGatewayTimeout
 	}
-	http.Error(w, "upstream: "+err.Error(), code)
+	http.Error(w, "upstream: "+publicError(err), code)
+}
+
+// Internal detail in error texts: URLs (which may carry credentials or
+// name internal services) and IP addresses (resolvers, internal hosts).
+var (
+	urlInText     = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
+	addressInText = regexp.MustCompile(`\b(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?::[0-9]+)?\b|\[[0-9a-fA-F:.%a-z0-9]+\](?::[0-9]+)?`)
+	pathInText    = regexp.MustCompile(`(?:^|[\s:"])(/[^\s:"]+)`)
+)
+
+// publicError is the text of err for a client: what failed, without
+// internal detail (URLs, addresses, local paths), which only the log gets
+// (upstreamFailure logs err whole).
+func publicError(err error) string {
+	s := urlInText.ReplaceAllString(err.Error(), "(URL withheld)")
+	s = addressInText.ReplaceAllString(s, "(address withheld)")
+	return pathInText.ReplaceAllStringFunc(s, func(m string) string {
+		return strings.TrimSuffix(m, strings.TrimLeft(m, " \t\n:\"")) + "(path withheld)"
+	})
 }
 
 // DefaultRetryAfter is the Retry-After sent with a 429 or 503 passed on

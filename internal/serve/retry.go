@@ -11,11 +11,12 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
-// RetryPolicy says how upstream requests that meet a 429, a 5xx or a
-// broken connection are retried. Every upstream request (discovery,
+// RetryPolicy says how upstream requests that meet a 429, a 5xx, a broken
+// connection or no answer in time are retried. Every upstream request (discovery,
 // versions, package metadata, SHA256SUMS, signature, archive) goes through
 // it; the registry client's own retries are off, so that the final answer
 // keeps its status for the client (see upstreamFailure).
@@ -30,6 +31,10 @@ type RetryPolicy struct {
 	// request add up to at most twice MaxWait, which keeps a mirror
 	// metadata request under the 10 s timeout of OpenTofu's client.
 	MaxWait time.Duration
+	// TryTimeout bounds how long one try waits for the upstream's
+	// response headers (default 5 s); a try that times out is retried like
+	// a broken connection. The body that follows is not bounded by it.
+	TryTimeout time.Duration
 	// Sleep pauses (default: a timer that stops when ctx ends). Tests
 	// record the pauses instead of waiting.
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -45,10 +50,35 @@ func (p *RetryPolicy) setDefaults() {
 	if p.MaxWait <= 0 {
 		p.MaxWait = 5 * time.Second
 	}
+	if p.TryTimeout <= 0 {
+		p.TryTimeout = 5 * time.Second
+	}
 	if p.Sleep == nil {
 		p.Sleep = sleepContext
 	}
 }
+
+// budget is the longest one metadata request may take through the retries:
+// every try timing out and the longest pauses between them.
+func (p *RetryPolicy) budget() time.Duration {
+	return time.Duration(p.Attempts)*p.TryTimeout + 2*p.MaxWait
+}
+
+// TimeoutError is an upstream that sent no response headers within
+// RetryPolicy.TryTimeout, on every try.
+type TimeoutError struct {
+	Host     string
+	After    time.Duration
+	Attempts int
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("upstream %s sent no answer within %s to %d tries", e.Host, e.After, e.Attempts)
+}
+
+// Unwrap makes a TimeoutError a context.DeadlineExceeded (a 504 for the
+// client).
+func (e *TimeoutError) Unwrap() error { return context.DeadlineExceeded }
 
 func sleepContext(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
@@ -89,7 +119,8 @@ func (e *UpstreamStatusError) Error() string {
 }
 
 // retryTransport retries upstream requests as its policy says, counting
-// each failed try in failures (by reason: "429", "5xx", "connection").
+// each failed try in failures (by reason: "429", "5xx", "connection",
+// "timeout").
 // When a 429 or 503 with a Retry-After outlasts the retries, the host is
 // not asked again until that time has passed: requests meanwhile fail at
 // once with the same status and the time left.
@@ -149,8 +180,11 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	replayable := req.Body == nil || req.Body == http.NoBody
 	var waited time.Duration
 	for n := 1; ; n++ {
-		resp, err := t.base.RoundTrip(req)
+		resp, err, timedOut := t.try(req)
 		reason := retryReason(req.Context(), resp, err)
+		if timedOut && req.Context().Err() == nil {
+			reason, err = "timeout", &TimeoutError{Host: req.URL.Host, After: t.policy.TryTimeout, Attempts: n}
+		}
 		if reason == "" {
 			return resp, err
 		}
@@ -178,6 +212,41 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		waited += pause
 	}
+}
+
+// try sends req once, giving up when no response headers came within the
+// policy's TryTimeout (timedOut). The response body, when there is one,
+// keeps the try's context until it is closed.
+func (t *retryTransport) try(req *http.Request) (resp *http.Response, err error, timedOut bool) {
+	ctx, cancel := context.WithCancel(req.Context())
+	var fired atomic.Bool
+	timer := time.AfterFunc(t.policy.TryTimeout, func() { fired.Store(true); cancel() })
+	resp, err = t.base.RoundTrip(req.WithContext(ctx))
+	if !timer.Stop() && fired.Load() {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		cancel()
+		return nil, err, true
+	}
+	if err != nil {
+		cancel()
+		return nil, err, false
+	}
+	resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: cancel}
+	return resp, nil, false
+}
+
+// cancelBody ends a try's context when its body is closed.
+type cancelBody struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b *cancelBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
 }
 
 // retryReason classifies a try: "" when its outcome is final.

@@ -25,8 +25,7 @@ type Listen struct {
 // requests and downloads in flight.
 const drainTimeout = 5 * time.Minute
 
-// Run opens the storage at l.Storage, removes the temporary files of
-// writes an earlier process left behind, and serves opts (whose Store it
+// Run opens the storage at l.Storage and serves opts (whose Store it
 // sets) on l.Address until ctx is done; then it stops accepting requests
 // and drains those in flight and the downloads they started. It logs to
 // opts.Logger, which must be set.
@@ -37,9 +36,6 @@ func Run(ctx context.Context, l Listen, opts Options) error {
 		return err
 	}
 	defer st.Close()
-	if n, err := st.SweepTemp(time.Hour, time.Now()); n > 0 || err != nil {
-		logger.Info("removed temporary files of interrupted writes", "count", n, "error", err)
-	}
 	opts.Store = st
 	srv, err := New(opts)
 	if err != nil {

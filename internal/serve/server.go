@@ -2,8 +2,6 @@ package serve
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -50,8 +48,9 @@ type Options struct {
 	// it is refreshed (default 10 minutes; a failed refresh serves the old
 	// list).
 	IndexTTL time.Duration
-	// LeaseTTL is the lifetime of a download lease, renewed while the
-	// download runs (default 30 s).
+	// LeaseTTL is the lifetime of a download lease, renewed every third of
+	// it while the download runs (default 10 s). A lease whose holder is
+	// known dead on this machine is broken at once (storage.Holder).
 	LeaseTTL time.Duration
 	// PullTimeout bounds one pull-through download (default 30 minutes).
 	PullTimeout time.Duration
@@ -61,11 +60,14 @@ type Options struct {
 	PresignTTL time.Duration
 	// MaxArchiveSize bounds upstream archives and uploads (default 2 GiB).
 	MaxArchiveSize int64
-	// TempDir receives downloads before they are checked (default os.TempDir()).
+	// TempDir receives, in a directory of this process's own
+	// (storage.ProcessTempDir), downloads and uploads before they are
+	// checked (default os.TempDir()). Those of dead processes of this
+	// machine are removed when a Server is made.
 	TempDir string
-	// Retry says how upstream requests are retried after a 429, a 5xx or
-	// a broken connection (zero value: 3 tries, pauses from 500 ms,
-	// Retry-After honoured up to 5 s). The registry client's own retry
+	// Retry says how upstream requests are retried after a 429, a 5xx, a
+	// broken connection or no answer within 5 s (zero value: 3 tries,
+	// pauses from 500 ms, Retry-After honoured up to 5 s). The registry client's own retry
 	// settings (retry_count, TF_REGISTRY_DISCOVERY_RETRY,
 	// TF_PROVIDER_DOWNLOAD_RETRY) do not apply to the server.
 	Retry RetryPolicy
@@ -88,7 +90,10 @@ type Server struct {
 	versionsMem sync.Map
 	log         *slog.Logger
 	metrics     *metrics
-	owner       string
+	// self names this process in leases and temporary files.
+	self storage.Holder
+	// tempDir is this process's directory below TempDir.
+	tempDir string
 
 	flight singleflight.Group
 	// pulls tracks in-flight upstream downloads for Drain; base is their
@@ -98,7 +103,11 @@ type Server struct {
 	cancelBase context.CancelFunc
 }
 
-// New checks the options and builds a Server.
+// New checks the options and builds a Server. It removes what dead
+// processes left behind: the temporary files of their interrupted writes
+// in a local store (at once for dead processes of this machine, after an
+// hour for others: storage.SweepTemp) and their directories below
+// TempDir.
 func New(opts Options) (*Server, error) {
 	if opts.Store == nil {
 		return nil, errors.New("serve: no storage")
@@ -126,7 +135,18 @@ func New(opts Options) (*Server, error) {
 	s.read = newTokenSet(opts.ReadTokens)
 	s.publish = newTokenSet(opts.PublishTokens)
 	s.signer = &urlSigner{store: opts.Store, now: opts.Now}
-	s.owner = ownerID()
+	s.self = storage.Self()
+	if n, err := opts.Store.SweepTemp(time.Hour, opts.Now()); n > 0 || err != nil {
+		s.log.Info("removed temporary files of interrupted writes", "count", n, "error", err)
+	}
+	tmp, removed, err := storage.ProcessTempDir(opts.TempDir)
+	if err != nil {
+		return nil, fmt.Errorf("serve: temporary directory: %w", err)
+	}
+	if removed > 0 {
+		s.log.Info("removed the temporary files of dead server processes", "directories", removed)
+	}
+	s.tempDir = tmp
 	s.base, s.cancelBase = context.WithCancel(context.Background())
 	return s, nil
 }
@@ -142,6 +162,9 @@ func (s *Server) upstreamSettings() registry.Settings {
 		failures: func(reason string) { s.metrics.upstreamFailures.WithLabelValues(reason).Inc() }}
 	noRetries := 0
 	settings.RetryCount = &noRetries
+	if settings.RequestTimeout < s.opts.Retry.budget() {
+		settings.RequestTimeout = s.opts.Retry.budget() // room for the retries of one request
+	}
 	getenv := settings.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
@@ -166,7 +189,7 @@ func setDefaults(o *Options) {
 		o.IndexTTL = 10 * time.Minute
 	}
 	if o.LeaseTTL == 0 {
-		o.LeaseTTL = 30 * time.Second
+		o.LeaseTTL = 10 * time.Second
 	}
 	if o.PullTimeout == 0 {
 		o.PullTimeout = 30 * time.Minute
@@ -181,13 +204,6 @@ func setDefaults(o *Options) {
 		o.Now = time.Now
 	}
 	o.Retry.setDefaults()
-}
-
-func ownerID() string {
-	host, _ := os.Hostname()
-	var b [6]byte
-	rand.Read(b[:])
-	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b[:]))
 }
 
 // Drain waits until the upstream downloads in flight have finished, or ctx
@@ -205,8 +221,13 @@ func (s *Server) Drain(ctx context.Context) error {
 	}
 }
 
-// Close cancels downloads still running.
-func (s *Server) Close() { s.cancelBase() }
+// Close cancels downloads still running and removes the temporary
+// directory.
+func (s *Server) Close() {
+	s.cancelBase()
+	s.pulls.Wait()
+	os.RemoveAll(s.tempDir)
+}
 
 // Handler is the server's HTTP handler.
 func (s *Server) Handler() http.Handler {

@@ -1,13 +1,16 @@
 package serve
 
 import (
+	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tfdeps/tfdeps/internal/registrytest"
+	"github.com/tfdeps/tfdeps/internal/serve/storage"
 )
 
 const (
@@ -50,41 +53,55 @@ func (f *fixture) versionHashes() map[string][]string {
 	return out
 }
 
-// VERSION.json lists only hashes the server has checked: an upstream
-// "packages" map entry with two h1: hashes (one of them false) or a zh:
-// the signed SHA256SUMS does not list gives the platform its signed zh:
-// alone, until the archive is stored and its hashes are computed.
+// VERSION.json lists only hashes the server has checked, and for every
+// platform the h1: and zh: a faithful mirror lists: an upstream "packages"
+// map entry with two h1: hashes (one of them false) or a zh: the signed
+// SHA256SUMS does not list is not taken; that platform's archive is
+// fetched, authenticated and hashed before the answer. The platform whose
+// entry checks out (linux_amd64) is not downloaded.
 func TestVersionListsOnlyCheckedHashes(t *testing.T) {
 	f := newFixture(t, nil)
 	doctorPackagesMap(t, f, func(m map[string][]string) {
 		m["darwin_arm64"] = append(m["darwin_arm64"], falseH1)
 		m["windows_amd64"] = append(m["windows_amd64"], falseZH)
 	})
-	info := map[string]registrytest.PackageInfo{}
+	want := map[string][]string{}
 	for _, pl := range registrytest.DefaultPlatforms() {
 		i, err := f.upstream.Package("hashicorp", "null", "3.2.1", pl)
 		if err != nil {
 			t.Fatal(err)
 		}
-		info[pl] = i
-	}
-	want := map[string][]string{
-		"darwin_arm64":  {info["darwin_arm64"].ZH()},
-		"linux_amd64":   {info["linux_amd64"].H1, info["linux_amd64"].ZH()},
-		"windows_amd64": {info["windows_amd64"].ZH()},
+		want[pl] = []string{i.H1, i.ZH()}
 	}
 	if diff := cmp.Diff(want, f.versionHashes()); diff != "" {
-		t.Errorf("VERSION.json hashes before any download (-want +got):\n%s", diff)
+		t.Errorf("VERSION.json hashes on a cold store (-want +got):\n%s", diff)
+	}
+	var fetched []string
+	for _, p := range f.upstream.Paths() {
+		if strings.HasSuffix(p, ".zip") {
+			fetched = append(fetched, p[strings.LastIndex(p, "/")+1:])
+		}
+	}
+	slices.Sort(fetched)
+	if n := f.upstream.Count(registrytest.Archive); n != 2 {
+		t.Errorf("%d archive downloads from upstream, want 2", n)
+	}
+	if diff := cmp.Diff([]string{"terraform-provider-null_3.2.1_darwin_arm64.zip", "terraform-provider-null_3.2.1_windows_amd64.zip"}, fetched); diff != "" {
+		t.Errorf("archives fetched from upstream (-want +got):\n%s", diff)
 	}
 
-	// Once the archive is here, its computed hashes are listed.
-	darwin := "/registry.opentofu.org/hashicorp/null/terraform-provider-null_3.2.1_darwin_arm64.zip"
-	if code, body := f.get(darwin); code != http.StatusOK {
-		t.Fatalf("archive: %d %s", code, body)
-	}
-	want["darwin_arm64"] = []string{info["darwin_arm64"].H1, info["darwin_arm64"].ZH()}
+	// Warm, and through a second server on the same store: the same, with
+	// nothing more from upstream.
+	f.upstream.ResetRequests()
 	if diff := cmp.Diff(want, f.versionHashes()); diff != "" {
-		t.Errorf("VERSION.json hashes after the darwin_arm64 download (-want +got):\n%s", diff)
+		t.Errorf("VERSION.json hashes on a warm store (-want +got):\n%s", diff)
+	}
+	other := newFixtureOn(t, f.upstream, f.store, nil)
+	if diff := cmp.Diff(want, other.versionHashes()); diff != "" {
+		t.Errorf("VERSION.json hashes from a restarted server (-want +got):\n%s", diff)
+	}
+	if n := len(f.upstream.Requests()); n != 0 {
+		t.Errorf("warm requests reached upstream: %v", f.upstream.Paths())
 	}
 }
 
@@ -108,5 +125,54 @@ func TestSignedArchiveURLWithReadTokens(t *testing.T) {
 	}
 	if code, _ := f.get(nullArchive); code != http.StatusUnauthorized {
 		t.Errorf("archive without signature or token: %d, want 401", code)
+	}
+}
+
+// Against an upstream without a "packages" map, VERSION.json lists every
+// platform's h1: and zh: from the start, fetching each archive once; an
+// archive whose record a crash kept from being written is fetched again.
+func TestVersionHashesWithoutPackagesMap(t *testing.T) {
+	up := registrytest.New(t, registrytest.Options{Providers: testProviders(), NoPackagesMap: true})
+	st, err := storage.OpenDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixtureOn(t, up, st, nil)
+	if code, body := f.get(nullArchive); code != http.StatusOK {
+		t.Fatalf("archive: %d %s", code, body)
+	}
+	var record string
+	for _, k := range f.keys() {
+		if strings.HasSuffix(k, "/3.2.1/linux_amd64.json") {
+			record = k
+		}
+	}
+	if record == "" {
+		t.Fatalf("no record stored: %v", f.keys())
+	}
+	if err := st.Delete(context.Background(), record); err != nil {
+		t.Fatal(err)
+	}
+	restarted := newFixtureOn(t, up, st, nil)
+	want := map[string][]string{}
+	for _, pl := range registrytest.DefaultPlatforms() {
+		i, err := up.Package("hashicorp", "null", "3.2.1", pl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[pl] = []string{i.H1, i.ZH()}
+	}
+	if diff := cmp.Diff(want, restarted.versionHashes()); diff != "" {
+		t.Errorf("VERSION.json hashes (-want +got):\n%s", diff)
+	}
+	if n := up.Count(registrytest.Archive); n != 4 {
+		t.Errorf("%d archive downloads, want 4 (linux_amd64 twice: its record was lost)", n)
+	}
+	f.upstream.ResetRequests()
+	if diff := cmp.Diff(want, f.versionHashes()); diff != "" {
+		t.Errorf("VERSION.json hashes from the first server (-want +got):\n%s", diff)
+	}
+	if n := up.Count(registrytest.Archive); n != 0 {
+		t.Errorf("%d more archive downloads, want none", n)
 	}
 }

@@ -10,7 +10,10 @@ import (
 // Lease is a claim, stored as an object, that one process is producing
 // another object. Replicas sharing a bucket create the lease object with a
 // conditional write, so exactly one of them wins; the others wait for the
-// produced object or for the lease to expire (its holder died).
+// produced object, for the lease to expire (its holder stopped renewing
+// it), or, on the holder's machine, for the holder to be known dead
+// (Holder.Dead), which breaks the lease at once: a restarted server does
+// not wait out the lease of the process it replaces.
 type Lease struct {
 	store *Store
 	key   string
@@ -19,18 +22,20 @@ type Lease struct {
 
 type leaseDoc struct {
 	Owner   string    `json:"owner"`
+	Holder  *Holder   `json:"holder,omitempty"`
 	Expires time.Time `json:"expires"`
 }
 
 // ErrLeaseHeld is returned by AcquireLease when a live lease exists.
 var ErrLeaseHeld = errors.New("storage: lease held by another process")
 
-// AcquireLease creates the lease object key for owner, valid for ttl. A
-// lease whose expiry has passed is broken and taken over. It fails with
+// AcquireLease creates the lease object key for holder, valid for ttl. A
+// lease whose expiry has passed, or whose holder is known dead as seen
+// from holder's machine, is broken and taken over. It fails with
 // ErrLeaseHeld while another live lease exists.
-func (s *Store) AcquireLease(ctx context.Context, key, owner string, ttl time.Duration, now func() time.Time) (*Lease, error) {
+func (s *Store) AcquireLease(ctx context.Context, key string, holder Holder, ttl time.Duration, now func() time.Time) (*Lease, error) {
 	for attempt := 0; attempt < 3; attempt++ {
-		doc := leaseDoc{Owner: owner, Expires: now().Add(ttl).UTC()}
+		doc := leaseDoc{Owner: holder.String(), Holder: &holder, Expires: now().Add(ttl).UTC()}
 		body, _ := json.Marshal(doc)
 		err := s.PutBytes(ctx, key, body, PutOptions{ContentType: "application/json", IfNotExist: true})
 		if err == nil {
@@ -47,11 +52,11 @@ func (s *Store) AcquireLease(ctx context.Context, key, owner string, ttl time.Du
 			return nil, err
 		}
 		var cur leaseDoc
-		if json.Unmarshal(held, &cur) == nil && now().Before(cur.Expires) {
+		if json.Unmarshal(held, &cur) == nil && now().Before(cur.Expires) && (cur.Holder == nil || !cur.Holder.Dead(holder)) {
 			return nil, ErrLeaseHeld
 		}
-		// Expired or unreadable: its holder is gone. Break it and retry;
-		// the conditional write still lets only one breaker win.
+		// Expired, unreadable or its holder dead: break it and retry; the
+		// conditional write still lets only one breaker win.
 		if err := s.Delete(ctx, key); err != nil {
 			return nil, err
 		}

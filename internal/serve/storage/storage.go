@@ -9,9 +9,10 @@
 // that let several replicas agree which one fetches a missing object.
 //
 // An object becomes visible only when its write completes: the blob drivers
-// upload to a temporary name (fileblob: a temporary file in the same
-// directory, renamed on Close) or as one request (object stores), and a
-// write whose context is canceled is discarded. It does not know the layout
+// upload to a temporary name (a local directory: a temporary file in the
+// same directory, named after the writing process (Holder) and renamed
+// when complete) or as one request (object stores), and a write whose
+// context is canceled is discarded. It does not know the layout
 // of keys; package serve does.
 package storage
 
@@ -209,8 +210,8 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, opts PutOption
 	if err := CheckKey(key); err != nil {
 		return 0, err
 	}
-	if s.dir != "" && opts.IfNotExist {
-		return s.putNewLocal(ctx, key, r, opts)
+	if s.dir != "" {
+		return s.putLocal(ctx, key, r, opts)
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -237,17 +238,19 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, opts PutOption
 	return n, nil
 }
 
-// putNewLocal is Put with IfNotExist on a directory store. fileblob checks
-// that the file is absent and then renames its temporary file over it, so
-// two writers (replicas sharing the directory, or goroutines) can both
-// succeed; a hard link of the finished temporary file fails when the name
-// exists, so exactly one does.
-func (s *Store) putNewLocal(ctx context.Context, key string, r io.Reader, opts PutOptions) (int64, error) {
+// putLocal is Put on a directory store: the bytes go to a temporary file
+// beside the final name, named after this process (tempPrefix) so that a
+// later process can remove it once this one is dead (SweepTemp), then
+// become the object by a rename, or with IfNotExist by a hard link, which
+// fails when the name exists: fileblob checks that the file is absent and
+// then renames, so two writers (replicas sharing the directory, or
+// goroutines) could both succeed; with a link exactly one does.
+func (s *Store) putLocal(ctx context.Context, key string, r io.Reader, opts PutOptions) (int64, error) {
 	path := filepath.Join(s.dir, filepath.FromSlash(key))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return 0, err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+"."+tempPrefix(self())+".*.tmp")
 	if err != nil {
 		return 0, err
 	}
@@ -267,6 +270,9 @@ func (s *Store) putNewLocal(ctx context.Context, key string, r io.Reader, opts P
 		return n, ErrTooLarge
 	case ctx.Err() != nil:
 		return n, ctx.Err()
+	}
+	if !opts.IfNotExist {
+		return n, os.Rename(tmp.Name(), path)
 	}
 	if err := os.Link(tmp.Name(), path); err != nil {
 		if errors.Is(err, fs.ErrExist) {
@@ -350,19 +356,27 @@ func LocalFile(r Reader) (*os.File, bool) {
 }
 
 // SweepTemp removes, below a local directory store, the temporary files of
-// writes that a crash interrupted (NAME.HEX.tmp beside NAME) once they are
-// older than age. It returns how many it removed; other backends have
-// nothing to sweep (an interrupted upload is never an object).
+// writes that were interrupted: at once those of a process of this machine
+// that is dead (their names say whose they are: putLocal), others (another
+// machine's, or older names) once they are older than age. A crash loop
+// therefore does not fill the disk. It returns how many it removed; other
+// backends have nothing to sweep (an interrupted upload is never an
+// object).
 func (s *Store) SweepTemp(age time.Duration, now time.Time) (int, error) {
 	if s.dir == "" {
 		return 0, nil
 	}
+	me := self()
 	removed := 0
 	err := filepath.WalkDir(s.dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !tempName.MatchString(d.Name()) {
 			return nil
 		}
-		if info, err := d.Info(); err == nil && now.Sub(info.ModTime()) > age {
+		dead := false
+		if m := ownedTempName.FindStringSubmatch(d.Name()); m != nil {
+			dead = deadByName(m[1], m[2], m[3], me)
+		}
+		if info, err := d.Info(); err == nil && (dead || now.Sub(info.ModTime()) > age) {
 			if os.Remove(path) == nil {
 				removed++
 			}
@@ -372,8 +386,13 @@ func (s *Store) SweepTemp(age time.Duration, now time.Time) (int, error) {
 	return removed, err
 }
 
-// tempName matches fileblob's temporary files.
-var tempName = regexp.MustCompile(`\.[0-9a-f]+\.tmp$`)
+// tempName matches temporary files of writes (fileblob's and putLocal's);
+// ownedTempName those putLocal names after their process: machine tag,
+// process id and start time.
+var (
+	tempName      = regexp.MustCompile(`\.[0-9a-f]+\.tmp$`)
+	ownedTempName = regexp.MustCompile(`\.t([0-9a-f]{8})-([0-9]+)-([0-9]*)\.[0-9]+\.tmp$`)
+)
 
 // Ping reports whether the bucket can be reached.
 func (s *Store) Ping(ctx context.Context) error {

@@ -100,15 +100,15 @@ func TestLease(t *testing.T) {
 	clock := func() time.Time { return now }
 	for name, st := range stores(t) {
 		t.Run(name, func(t *testing.T) {
-			l, err := st.AcquireLease(ctx, "leases/x", "one", time.Minute, clock)
+			l, err := st.AcquireLease(ctx, "leases/x", holder("one"), time.Minute, clock)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := st.AcquireLease(ctx, "leases/x", "two", time.Minute, clock); !errors.Is(err, ErrLeaseHeld) {
+			if _, err := st.AcquireLease(ctx, "leases/x", holder("two"), time.Minute, clock); !errors.Is(err, ErrLeaseHeld) {
 				t.Errorf("second acquire: %v, want ErrLeaseHeld", err)
 			}
 			later := func() time.Time { return now.Add(2 * time.Minute) }
-			l2, err := st.AcquireLease(ctx, "leases/x", "two", time.Minute, later)
+			l2, err := st.AcquireLease(ctx, "leases/x", holder("two"), time.Minute, later)
 			if err != nil {
 				t.Fatalf("acquire after expiry: %v", err)
 			}
@@ -116,7 +116,7 @@ func TestLease(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = l
-			l3, err := st.AcquireLease(ctx, "leases/x", "three", time.Minute, clock)
+			l3, err := st.AcquireLease(ctx, "leases/x", holder("three"), time.Minute, clock)
 			if err != nil {
 				t.Fatalf("acquire after release: %v", err)
 			}
