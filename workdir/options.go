@@ -78,6 +78,10 @@ type Options struct {
 	// Providers is the source of provider packages: registries, mirrors,
 	// plugin directories (providersource.Build).
 	Providers providerinstall.Source
+	// Downloader fetches provider packages served over HTTP (nil: the
+	// registry client), e.g. a providerinstall.SharedDownloader that
+	// downloads each package once for many working directories.
+	Downloader providerinstall.Downloader
 	// Platform is the target platform ("" for the running one).
 	Platform string
 	// Reattached are providers that are not installed (TF_REATTACH_PROVIDERS).

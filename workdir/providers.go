@@ -155,7 +155,9 @@ func NewInstaller(o Options) (*providerinstall.Installer, error) {
 		Flavour:               o.Flavour,
 		LockDir:               o.inDir(o.PackageLockDir),
 	}
-	if o.Registry != nil {
+	if o.Downloader != nil {
+		in.Downloader = o.Downloader
+	} else if o.Registry != nil {
 		in.Downloader = o.Registry
 	}
 	if cacheDir := o.inDir(cfg.PluginCacheDir); cacheDir != "" && !sameDir(cacheDir, in.Target.Base()) {

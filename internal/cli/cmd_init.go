@@ -83,6 +83,18 @@ Options:
                         With -compat=terraform only: accepted and validated
                         as "terraform init" does; no effect.
 
+  -recursive            Initialise every root module at or below the working
+                        directory (found as "providers lock -recursive"
+                        finds them), as init alone does in each, in one
+                        run that shares downloads between them; each
+                        root's output is printed in turn under a header,
+                        then a table of the roots. Paths given in options
+                        are relative to the working directory. Exits 1
+                        when any root failed.
+
+  -parallelism=N        With -recursive: how many root modules to
+                        initialise at once (default: the number of CPUs).
+
   -json                 Print one JSON object per line instead of text.
 
   -json-into=FILE       Print the text output, and write the JSON lines to
@@ -106,6 +118,11 @@ type initOptions struct {
 	input      bool
 	// fromModule is -from-module=SOURCE (initrun's from_module.go).
 	fromModule string
+	// recursive is -recursive: every root module at or below the working
+	// directory (init_recursive.go), parallelism roots at a time
+	// (-parallelism; 0: one per CPU).
+	recursive   bool
+	parallelism int
 	backendFlags
 }
 
@@ -129,6 +146,9 @@ func runInit(m *Meta, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if o.recursive {
+		return runInitRecursive(ctx, m, &o)
+	}
 	return initrun.Run(ctx, initEnv(m), o.runOptions())
 }
 
@@ -176,6 +196,8 @@ func newInitFlagSet(m *Meta, o *initOptions) *flag.FlagSet {
 	fs.BoolVar(&o.backend, "backend", true, "")
 	fs.BoolVar(&o.get, "get", true, "")
 	fs.StringVar(&o.fromModule, "from-module", "", "")
+	fs.BoolVar(&o.recursive, "recursive", false, "")
+	fs.IntVar(&o.parallelism, "parallelism", 0, "")
 	o.backendFlags.register(fs, m.Flavour)
 	return fs
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/livedisplay"
 	"github.com/tfdeps/tfdeps/moduleinstall"
+	"github.com/tfdeps/tfdeps/providersource"
 	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/workdir"
 )
@@ -38,11 +39,8 @@ import (
 // settings it runs with.
 type Env struct {
 	// Dir is the working directory to initialise ("": the process's).
-	// The run reads and writes its own files there (the lock file read
-	// first, the emptiness check, the -plugin-dir record, the state path,
-	// the variables files, the workdir lock); workdir's steps use the
-	// process's working directory until workdir.Options has a Dir (see
-	// run.go).
+	// The run reads and writes its files there, and workdir's steps
+	// work in it (workdir.Options.Dir).
 	Dir    string
 	Stdin  io.Reader
 	Stdout io.Writer
@@ -76,6 +74,12 @@ type Env struct {
 	Registry       *registry.Client
 	ModuleRegistry moduleinstall.Registry
 	Workdir        workdir.Options
+	// Providers, when set, is the source of provider packages, instead of
+	// one built from the CLI configuration and -plugin-dir (a fleet
+	// builds one for all its runs). Workdir.Variables are loader options
+	// every load passes, before the run's variable values (e.g. a shared
+	// config.ParseCache).
+	Providers providersource.Source
 }
 
 // Version is the emulated product's version.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/providersource"
@@ -82,6 +83,9 @@ func (r *initRun) run(ctx context.Context) int {
 		// named as given.
 		src = workdir.PluginDirSource(m.Dir, r.opts.pluginDirs)
 	}
+	if m.Providers != nil {
+		src = m.Providers
+	}
 	wo := m.Workdir
 	wo.Dir = m.Dir
 	wo.Providers = src
@@ -110,7 +114,7 @@ func (r *initRun) run(ctx context.Context) int {
 			return 1
 		}
 	}
-	wo.Variables = varOpts
+	wo.Variables = append(append([]config.Option{}, m.Workdir.Variables...), varOpts...)
 	wo.Upgrade, wo.LockReadOnly, wo.NoGet = r.opts.upgrade, r.opts.lockfile == "readonly", !r.opts.get
 	ev := &initEvents{view: r.view, flavour: m.Flavour}
 	r.work = workdir.NewRun(wo, workdir.Events{
