@@ -14,7 +14,7 @@
 #   tfdeps -recursive, warm     the same again, nothing changed
 #
 # The tofu rows run when TFDEPS_REFERENCE_TOFU names an OpenTofu binary;
-# the -recursive rows once `tfdeps init` has the flag. Each row is run
+# the -recursive rows when `tfdeps init` has the flag. Each row is run
 # RUNS times (default 3) from a fresh copy of the repository; the median
 # wall time is printed with that run's CPU seconds (user+sys of every
 # process), the provider and module archives it downloaded, and its
@@ -125,7 +125,7 @@ else
 	echo "(tofu rows skipped: set TFDEPS_REFERENCE_TOFU)"
 fi
 row "tfdeps, root after root" fresh seq_tfdeps
-if "$work/tfdeps" init -help 2>&1 | grep -q -- '-recursive'; then
+if "$work/tfdeps" init -help 2>&1 | grep -- '-recursive' >/dev/null; then
 	row "tfdeps -recursive" fresh recursive_tfdeps
 	row "tfdeps -recursive, warm" warm recursive_tfdeps
 else
