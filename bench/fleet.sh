@@ -17,8 +17,9 @@
 # the -recursive rows when `tfdeps init` has the flag. Each row is run
 # RUNS times (default 3) from a fresh copy of the repository; the median
 # wall time is printed with that run's CPU seconds (user+sys of every
-# process), the provider and module archives it downloaded, and its
-# speed-up over tofu root after root.
+# process), the provider and module archives it downloaded, the largest
+# resident set of any one process, and its speed-up over tofu root after
+# root.
 #
 # Usage: [TFDEPS_REFERENCE_TOFU=/path/to/tofu] bench/fleet.sh [N] [P] [MB] [M] [RUNS]
 set -euo pipefail
@@ -91,20 +92,20 @@ row() {
 		$setup
 		local a0 a1
 		a0=$(archives)
-		(cd "$work/wd" && cache_env && /usr/bin/time -f '%e %U %S' -o "$work/time" bash -c "$fn" >"$work/out" 2>&1) || {
+		(cd "$work/wd" && cache_env && /usr/bin/time -f '%e %U %S %M' -o "$work/time" bash -c "$fn" >"$work/out" 2>&1) || {
 			tail -20 "$work/out" >&2
 			echo "$name failed" >&2
 			exit 1
 		}
 		a1=$(archives)
-		read -r wall user sys <"$work/time"
-		lines+=("$wall $(awk "BEGIN{print $user + $sys}") $((a1 - a0))")
+		read -r wall user sys rss <"$work/time"
+		lines+=("$wall $(awk "BEGIN{print $user + $sys}") $((a1 - a0)) $rss")
 	done
 	local med
 	med=$(printf '%s\n' "${lines[@]}" | sort -n | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}')
-	read -r wall cpu arch <<<"$med"
+	read -r wall cpu arch rss <<<"$med"
 	local line
-	line=$(printf '%-28s %8.2f s  %7.1f s CPU  %4d archives' "$name" "$wall" "$cpu" "$arch")
+	line=$(printf '%-28s %8.2f s  %7.1f s CPU  %4d archives  %6.0f MiB' "$name" "$wall" "$cpu" "$arch" "$(awk "BEGIN{print $rss / 1024}")")
 	if [ -n "${base_tofu:-}" ]; then
 		line+=$(awk "BEGIN{printf \"   %6.1fx\", $base_tofu / $wall}")
 	fi
@@ -116,7 +117,7 @@ row() {
 warm() { :; }
 
 echo "$n roots x ($providers providers of $mb MB + $modules registry modules + 1 local), median of $runs, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-28s %10s  %11s  %13s   %s\n' row wall CPU downloads "vs tofu root after root"
+printf '%-28s %10s  %11s  %13s  %10s   %s\n' row wall CPU downloads "peak RSS" "vs tofu root after root"
 if [ -n "$tofu" ]; then
 	row "tofu, root after root" fresh seq_tofu
 	base_tofu=$last_wall

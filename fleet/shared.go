@@ -42,6 +42,10 @@ type Shared struct {
 	// still authenticates and hashes its own copy, so its lock file is
 	// the one a single init writes (nil without SharedOptions.Downloader).
 	Downloader *providerinstall.SharedDownloader
+	// Packages extracts each provider package once per run and links its
+	// files into each root's providers directory (nil without
+	// SharedOptions.Downloader).
+	Packages *providerinstall.SharedPackages
 	// Modules is the module package cache: each package is fetched once
 	// per run, then copied into each root's .terraform/modules.
 	Modules *moduleinstall.Cache
@@ -70,6 +74,12 @@ func NewShared(opts SharedOptions) (*Shared, error) {
 		}
 		s.Downloader = providerinstall.NewSharedDownloader(opts.Downloader, downloads)
 		s.Downloader.MaxBytes = opts.DownloadBytes
+		extracted := filepath.Join(dir, "packages")
+		if err := os.Mkdir(extracted, 0o700); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+		s.Packages = providerinstall.NewSharedPackages(extracted)
 	}
 	cacheDir := opts.ModuleCacheDir
 	if cacheDir == "" {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -60,13 +61,16 @@ func requirements(t testing.TB) providerinstall.Requirements {
 // installRoot installs the requirements into root's providers directory
 // and returns the lock file's bytes (or the error) and a listing of
 // what was installed.
-func installRoot(ctx context.Context, root string, src providersource.Source, d providerinstall.Downloader, reqs providerinstall.Requirements) (string, []string) {
+func installRoot(ctx context.Context, root string, src providersource.Source, d providerinstall.Downloader, reqs providerinstall.Requirements, packages ...*providerinstall.SharedPackages) (string, []string) {
 	in := &providerinstall.Installer{
 		Source:     src,
 		Target:     providerinstall.NewDir(filepath.Join(root, ".terraform", "providers")),
 		Platform:   linux,
 		Downloader: d,
 		Flavour:    flavour.OpenTofu,
+	}
+	if len(packages) > 0 {
+		in.Packages = packages[0]
 	}
 	res, err := in.Install(ctx, reqs, nil, providerinstall.NewProvidersOnly, nil)
 	if err != nil {
@@ -134,7 +138,7 @@ func TestSharedProvidersLockIdentical(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					locks[i], files[i] = installRoot(context.Background(), filepath.Join(base, fmt.Sprint("root", i)), shared.Providers, shared.Downloader, reqs)
+					locks[i], files[i] = installRoot(context.Background(), filepath.Join(base, fmt.Sprint("root", i)), shared.Providers, shared.Downloader, reqs, shared.Packages)
 				}()
 			}
 			wg.Wait()
@@ -151,6 +155,27 @@ func TestSharedProvidersLockIdentical(t *testing.T) {
 			}
 			if got := shared.Downloader.Downloads(); got != tt.wantDownloads {
 				t.Errorf("%d downloads, want %d", got, tt.wantDownloads)
+			}
+			if got := shared.Packages.Extractions(); got != tt.wantDownloads {
+				t.Errorf("%d extractions, want %d (one per package)", got, tt.wantDownloads)
+			}
+			// The roots' files are links to one extraction.
+			var exe []string
+			filepath.Walk(filepath.Join(base, "root0", ".terraform", "providers"), func(p string, info os.FileInfo, err error) error {
+				if err == nil && info.Mode().IsRegular() && strings.Contains(filepath.ToSlash(p), "/linux_amd64/") {
+					exe = append(exe, p) // package files, not the lock files beside them
+				}
+				return nil
+			})
+			if len(exe) == 0 {
+				t.Fatal("root0 has no provider files")
+			}
+			for _, p := range exe {
+				a, errA := os.Stat(p)
+				b, errB := os.Stat(filepath.Join(base, "root1", mustRel(t, filepath.Join(base, "root0"), p)))
+				if errA != nil || errB != nil || !os.SameFile(a, b) {
+					t.Errorf("%s: root0's and root1's files are not one file (%v, %v)", p, errA, errB)
+				}
 			}
 			for _, e := range []registrytest.Endpoint{registrytest.Archive, registrytest.Versions, registrytest.PackageMeta} {
 				if got := srv.Count(e); got != 2 {
@@ -198,4 +223,13 @@ func TestSharedDownloaderKeepsNothingPastLimit(t *testing.T) {
 	if _, err := os.Stat(shared.dir); !os.IsNotExist(err) {
 		t.Errorf("run directory left after Close: %v", err)
 	}
+}
+
+func mustRel(t *testing.T, base, p string) string {
+	t.Helper()
+	rel, err := filepath.Rel(base, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rel
 }

@@ -137,21 +137,21 @@ func (d *SharedDownloader) hand(e *sharedArchive, url string) (*registry.Archive
 	name := fmt.Sprintf("%s.%d", e.path, d.copies)
 	d.mu.Unlock()
 	if err := os.Link(e.path, name); err != nil {
-		if err := copyFile(e.path, name); err != nil {
+		if err := copyFile(e.path, name, 0o600); err != nil {
 			return nil, fmt.Errorf("failed to copy the provider package downloaded from %s: %w", url, err)
 		}
 	}
 	return &registry.Archive{Path: name, Size: e.size, SHA256: e.sum}, nil
 }
 
-// copyFile copies src to a new file dst.
-func copyFile(src, dst string) error {
+// copyFile copies src to a new file dst with the permission bits perm.
+func copyFile(src, dst string, perm os.FileMode) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}

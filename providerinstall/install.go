@@ -70,6 +70,9 @@ type Installer struct {
 	// LockDir holds the package lock files in the Terraform flavour;
 	// "" means DefaultLockDir.
 	LockDir string
+	// Packages, when set, extracts each downloaded archive once for many
+	// installations (SharedPackages); nil extracts every one.
+	Packages *SharedPackages
 
 	// hasher computes the "h1:" hashes of package directories in Target
 	// and Cache, with their memos (layout_memo.go).

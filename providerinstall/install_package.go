@@ -192,8 +192,17 @@ func (pi *packageInstall) extractChecked(ctx context.Context, a *Archive, zhOK b
 	}
 	defer os.RemoveAll(holding)
 	unpacked := filepath.Join(holding, "package")
-	h1, err := extractArchive(ctx, a, unpacked, t.run.in.Extract, known == "")
-	if err == nil && h1 == "" {
+	var h1 hashes.Hash
+	if sp := t.run.in.Packages; sp != nil && a.SHA256 != ([32]byte{}) {
+		// Extracted once for the run, linked here (SharedPackages).
+		var src string
+		if src, h1, err = sp.extracted(ctx, a, t.run.in.Extract); err == nil {
+			err = sp.linkTree(src, unpacked)
+		}
+	} else {
+		h1, err = extractArchive(ctx, a, unpacked, t.run.in.Extract, known == "")
+	}
+	if err == nil && known != "" {
 		h1 = known
 	}
 	if err != nil {

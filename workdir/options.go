@@ -82,6 +82,10 @@ type Options struct {
 	// registry client), e.g. a providerinstall.SharedDownloader that
 	// downloads each package once for many working directories.
 	Downloader providerinstall.Downloader
+	// Packages, when set, extracts each provider package once for many
+	// working directories and links its files into each
+	// (providerinstall.SharedPackages).
+	Packages *providerinstall.SharedPackages
 	// Platform is the target platform ("" for the running one).
 	Platform string
 	// Reattached are providers that are not installed (TF_REATTACH_PROVIDERS).

@@ -154,6 +154,7 @@ func NewInstaller(o Options) (*providerinstall.Installer, error) {
 		MemoDir:               o.inDir(o.MemoDir),
 		Flavour:               o.Flavour,
 		LockDir:               o.inDir(o.PackageLockDir),
+		Packages:              o.Packages,
 	}
 	if o.Downloader != nil {
 		in.Downloader = o.Downloader

@@ -72,6 +72,7 @@ func runInitRecursive(ctx context.Context, m *Meta, o *initOptions) int {
 	defer shared.Close()
 	base.Providers = shared.Providers
 	base.Workdir.Downloader = shared.Downloader
+	base.Workdir.Packages = shared.Packages
 	base.Workdir.ModuleCacheDir = shared.Modules.Dir()
 	base.Workdir.Variables = append(base.Workdir.Variables, config.WithParseCache(shared.Parses))
 	base.LiveDisplay = nil

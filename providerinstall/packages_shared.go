@@ -1,0 +1,126 @@
+package providerinstall
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tfdeps/tfdeps/hashes"
+)
+
+// SharedPackages extracts each package archive once for many
+// installations in one process (the root modules of one init -recursive
+// run): the first installation of an archive unpacks and hashes it into a
+// directory of the run's own, and every installation of the same archive
+// (the same SHA-256) then gets the files as hard links to those (copies
+// where the file system refuses links), with the "h1:" computed once.
+//
+// Nothing is trusted that an installation would check: each one has its
+// archive authenticated and checked against its lock file's hashes before
+// the shared files are used, exactly as an unshared installation checks
+// them before extracting; the shared files were written by this process
+// from an archive with that very digest. Concurrent installations of an
+// archive wait for its one extraction; a failed extraction is not
+// remembered.
+type SharedPackages struct {
+	dir        string
+	mu         sync.Mutex
+	entries    map[[32]byte]*sharedPackage
+	extracts   atomic.Int64
+	sequence   atomic.Int64
+	linkFailed atomic.Bool
+}
+
+type sharedPackage struct {
+	ready chan struct{}
+	dir   string
+	h1    hashes.Hash
+	err   error
+}
+
+// NewSharedPackages keeps its extracted packages in dir (made by the
+// caller on the file system of the working directories, so that links
+// work, and removed by the caller when the run is over).
+func NewSharedPackages(dir string) *SharedPackages {
+	return &SharedPackages{dir: dir, entries: map[[32]byte]*sharedPackage{}}
+}
+
+// Extractions counts the archives extracted (for tests and benchmarks).
+func (s *SharedPackages) Extractions() int { return int(s.extracts.Load()) }
+
+// extracted returns the directory holding a's files and their "h1:",
+// extracting a there first unless another installation did.
+func (s *SharedPackages) extracted(ctx context.Context, a *Archive, opts ExtractOptions) (string, hashes.Hash, error) {
+	s.mu.Lock()
+	e, ok := s.entries[a.SHA256]
+	if !ok {
+		e = &sharedPackage{ready: make(chan struct{})}
+		s.entries[a.SHA256] = e
+	}
+	s.mu.Unlock()
+	if ok {
+		select {
+		case <-e.ready:
+		case <-ctx.Done():
+			return "", "", ctx.Err()
+		}
+		if e.err == nil {
+			return e.dir, e.h1, nil
+		}
+		return "", "", e.err
+	}
+	dir := filepath.Join(s.dir, fmt.Sprintf("%s-%d", hex.EncodeToString(a.SHA256[:8]), s.sequence.Add(1)))
+	h1, err := extractArchive(ctx, a, dir, opts, true)
+	if err == nil {
+		s.extracts.Add(1)
+		e.dir, e.h1 = dir, h1
+	} else {
+		_ = os.RemoveAll(dir)
+		e.err = err
+		s.mu.Lock()
+		delete(s.entries, a.SHA256) // the next installation tries again
+		s.mu.Unlock()
+	}
+	close(e.ready)
+	return e.dir, e.h1, err
+}
+
+// linkTree makes dst (not existing) a tree with src's directories, its
+// files hard-linked (or copied) and its symbolic links recreated.
+func (s *SharedPackages) linkTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return os.Mkdir(target, info.Mode().Perm())
+		case d.Type()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(link, target)
+		case !s.linkFailed.Load():
+			if err := os.Link(path, target); err == nil {
+				return nil
+			}
+			s.linkFailed.Store(true) // another file system: copy from now on
+		}
+		return copyFile(path, target, info.Mode().Perm())
+	})
+}
