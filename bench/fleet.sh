@@ -12,6 +12,10 @@
 #                               plugin cache (TF_PLUGIN_CACHE_DIR)
 #   tfdeps -recursive           one `tfdeps init -recursive` at the top
 #   tfdeps -recursive, warm     the same again, nothing changed
+#   tfdeps -recursive, warm again  and once more
+#
+# FLEET_ROWS, when set, is a bash regular expression: only the rows whose
+# name matches it run.
 #
 # The tofu rows run when TFDEPS_REFERENCE_TOFU names an OpenTofu binary;
 # the -recursive rows when `tfdeps init` has the flag. Each row is run
@@ -88,6 +92,9 @@ export work tofu
 # after SETUP (not timed).
 row() {
 	local name=$1 setup=$2 fn=$3 lines=()
+	if [ -n "${FLEET_ROWS:-}" ] && ! [[ $name =~ $FLEET_ROWS ]]; then
+		return
+	fi
 	for _ in $(seq 1 "$runs"); do
 		$setup
 		local a0 a1
@@ -129,6 +136,7 @@ row "tfdeps, root after root" fresh seq_tfdeps
 if "$work/tfdeps" init -help 2>&1 | grep -- '-recursive' >/dev/null; then
 	row "tfdeps -recursive" fresh recursive_tfdeps
 	row "tfdeps -recursive, warm" warm recursive_tfdeps
+	row "tfdeps -recursive, warm again" warm recursive_tfdeps
 else
 	echo "(tfdeps -recursive rows skipped: this tfdeps init has no -recursive flag yet)"
 fi
