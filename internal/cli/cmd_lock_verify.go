@@ -12,8 +12,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
-	"github.com/tfdeps/tfdeps/internal/fleetview"
 	"github.com/tfdeps/tfdeps/internal/diagrender"
+	"github.com/tfdeps/tfdeps/internal/fleetview"
 	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/requirements"
 	"github.com/tfdeps/tfdeps/workdir"
