@@ -96,7 +96,7 @@ func lockVerifyIn(m *Meta, fs *flag.FlagSet, vars *varFlags, dir string) int {
 		return usageError(m, fs, unexpectedArgumentDiag())
 	}
 	diags, tree, ok := verifyLock(m, dir, varOpts...)
-	newDiagPrinter(m, diagrender.SnippetFiles(diags, treeFiles(tree))).Print(diags)
+	newDiagPrinter(m, diagrender.SnippetFilesIn(dir, diags, treeFiles(tree))).Print(diags)
 	if !ok {
 		return 1
 	}
