@@ -41,18 +41,14 @@ Options:
   -json-into=FILE       Print the usual lines, and write the lines -json
                         would print into FILE. Not in the Terraform flavour.
 
-  -recursive            Install the modules of every root module at or below
-                        the working directory (found as "providers lock
-                        -recursive" finds them), as get alone does in each,
-                        in one run that fetches each module package once;
-                        each root's output is printed in turn under a
-                        header, then a table of the roots (with -json: one
-                        line per root and a summary line). -var-file names
-                        are relative to the working directory. Not with
-                        -json-into. Exits 1 when any root failed.
+  -recursive            Run get in every root module at or below the working
+                        directory (as "providers lock -recursive" finds them),
+                        each root's output under a header, then a table (with
+                        -json: a line per root and a summary). Module packages
+                        are fetched once; -var-file names are relative to the
+                        working directory. Not with -json-into.
 
-  -parallelism=N        With -recursive: how many root modules at once
-                        (default: the number of CPUs).
+  -parallelism=N        With -recursive: roots at once (default: CPUs).
 `
 
 // runGet implements "tfdeps get".

@@ -44,15 +44,11 @@ Usage: tfdeps [global options] lock verify
 Options:
 
   -recursive            Verify every root module at or below the working
-                        directory (found as "providers lock -recursive"
-                        finds them), each as lock verify alone does there;
-                        each root's output is printed in turn under a
-                        header, then a table of the roots. -var-file names
-                        are relative to the working directory. Exits 1 when
-                        any root failed.
+                        directory (as "providers lock -recursive" finds them),
+                        each root's output under a header, then a table;
+                        -var-file names are relative to the working directory.
 
-  -parallelism=N        With -recursive: how many root modules at once
-                        (default: the number of CPUs).
+  -parallelism=N        With -recursive: roots at once (default: CPUs).
 `
 
 // runLockVerify implements "tfdeps lock verify".
@@ -117,9 +113,8 @@ func lockVerifyIn(m *Meta, fs *flag.FlagSet, vars *varFlags, dir string) int {
 // providers need no selection) is consistent, as tofu init writes no lock
 // file for it.
 func verifyLock(m *Meta, dir string, opts ...config.Option) (hcl.Diagnostics, *config.Tree, bool) {
-	if workdir.IsEmptyDir(dir, m.Flavour) {
-		abs := filepath.Join(absWorkingDir(m), dir)
-		return hcl.Diagnostics{errorDiag("No configuration files", fmt.Sprintf("The directory %s contains no %s configuration files.", abs, m.Flavour.Product()))}, nil, false
+	if diags := noConfigurationFiles(m, dir); diags != nil {
+		return diags, nil, false
 	}
 	in := []config.Option{config.WithFileSystem(config.OSFileSystem{Root: dir}), config.WithWorkingDir(dir)}
 	res, diags := requirements.Load(".", requirements.Options{
