@@ -70,7 +70,7 @@ func runConfig(m *Meta, args []string) int {
 		return fail(diags, nil)
 	}
 	// As providers (the same error and text, before any variable is read).
-	if diags := noConfigurationFiles(m); diags != nil {
+	if diags := noConfigurationFiles(m, ""); diags != nil {
 		return failWith(diags, nil, true)
 	}
 	varOpts, varDiags := vars.configOptions(m)

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"flag"
+	"io"
 	"os"
 	"os/signal"
 
@@ -10,6 +12,8 @@ import (
 	"github.com/tfdeps/tfdeps/cliconfig"
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/fleet"
+	"github.com/tfdeps/tfdeps/internal/fleetview"
 	"github.com/tfdeps/tfdeps/internal/initrun"
 	"github.com/tfdeps/tfdeps/workdir"
 )
@@ -36,6 +40,15 @@ Options:
 
   -json-into=FILE       Print the usual lines, and write the lines -json
                         would print into FILE. Not in the Terraform flavour.
+
+  -recursive            Run get in every root module at or below the working
+                        directory (as "providers lock -recursive" finds them),
+                        each root's output under a header, then a table (with
+                        -json: a line per root and a summary). Module packages
+                        are fetched once; -var-file names are relative to the
+                        working directory. Not with -json-into.
+
+  -parallelism=N        With -recursive: roots at once (default: CPUs).
 `
 
 // runGet implements "tfdeps get".
@@ -48,12 +61,16 @@ func runGet(m *Meta, args []string) int {
 	jf := addJSONFlags(m, fs)
 	fs.StringVar(&testsDir, "test-directory", config.DefaultTestsDir, "")
 	vars := addVarFlags(m, fs)
+	ff := addFleetFlags(fs)
 	if code, ok := jf.parse(m, fs, args); !ok {
 		return code
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	g := &getRun{m: m, opts: workdir.Options{Flavour: m.Flavour, Version: m.Version(), DataDir: m.Getenv("TF_DATA_DIR"), TestsDir: testsDir, Upgrade: update, ModuleCacheDir: moduleCacheDir(m), ModuleParallelism: moduleParallelism(m)}}
+	if ff.recursive {
+		return g.recursive(ctx, fs, ff, jf, vars, noColor)
+	}
 	if m.Flavour == flavour.Terraform {
 		if fs.NArg() > 0 {
 			// terraform get: the diagnostic alone, no help text.
@@ -108,7 +125,7 @@ func (g *getRun) tofuGet(ctx context.Context, vars *varFlags, cfg *cliconfig.Con
 		g.view.Diagnostics(diags)
 		return 1
 	}
-	varOpts, varDiags := vars.configOptions(m)
+	varOpts, varDiags := vars.configOptionsIn(m, g.opts.Dir)
 	if varDiags.HasErrors() {
 		if !initrun.IsHumanView(g.view) {
 			g.view.Diagnostics(varDiags)
@@ -116,8 +133,10 @@ func (g *getRun) tofuGet(ctx context.Context, vars *varFlags, cfg *cliconfig.Con
 		}
 		return printVarErrors(m, vars, varDiags)
 	}
-	g.opts.Variables = varOpts
-	g.opts.ModuleRegistry = newModuleRegistry(m, cfg)
+	g.opts.Variables = append(g.opts.Variables[:len(g.opts.Variables):len(g.opts.Variables)], varOpts...)
+	if g.opts.ModuleRegistry == nil {
+		g.opts.ModuleRegistry = newModuleRegistry(m, cfg)
+	}
 	return g.get(ctx)
 }
 
@@ -125,13 +144,15 @@ func (g *getRun) tofuGet(ctx context.Context, vars *varFlags, cfg *cliconfig.Con
 // configuration's problems, then the installation.
 func (g *getRun) terraformGet(ctx context.Context, vars *varFlags) int {
 	m := g.m
-	varOpts, varDiags := vars.configOptions(m)
+	varOpts, varDiags := vars.configOptionsIn(m, g.opts.Dir)
 	if varDiags.HasErrors() {
 		return printVarErrors(m, vars, varDiags)
 	}
-	g.opts.Variables = varOpts
-	cfg := loadCLIConfig(m, m.cliConfigOptions())
-	g.opts.ModuleRegistry = newModuleRegistry(m, cfg)
+	g.opts.Variables = append(g.opts.Variables[:len(g.opts.Variables):len(g.opts.Variables)], varOpts...)
+	if g.opts.ModuleRegistry == nil {
+		cfg := loadCLIConfig(m, m.cliConfigOptions())
+		g.opts.ModuleRegistry = newModuleRegistry(m, cfg)
+	}
 	return g.get(ctx)
 }
 
@@ -143,4 +164,48 @@ func (g *getRun) get(ctx context.Context) int {
 		return 1
 	}
 	return 0
+}
+
+// recursive is get -recursive: get in every root module (fleetRun), the
+// CLI configuration loaded once, the module packages fetched once for all
+// roots (a shared module cache) and each file parsed once.
+func (g *getRun) recursive(ctx context.Context, fs *flag.FlagSet, ff *fleetFlags, jf *jsonFlags, vars *varFlags, noColor bool) int {
+	m := g.m
+	if jf.into.path != "" {
+		return recursiveUsageError(m, "The -recursive option cannot be used with -json-into.")
+	}
+	if fs.NArg() > 0 {
+		return usageError(m, fs, unexpectedArgumentDiag())
+	}
+	roots, ok := fleetRoots(m)
+	if !ok {
+		return 1
+	}
+	g.opts.ModuleRegistry = newModuleRegistry(m, loadCLIConfig(m, m.cliConfigOptions()))
+	if err := absVarFiles(m, vars.opts); err != nil {
+		return recursiveUsageError(m, err.Error())
+	}
+	shared, err := fleet.NewShared(fleet.SharedOptions{ModuleCacheDir: g.opts.ModuleCacheDir})
+	if err != nil {
+		newDiagPrinter(m, nil).Print(hcl.Diagnostics{errorDiag("Failed to prepare the shared work", err.Error())})
+		return 1
+	}
+	defer shared.Close()
+	g.opts.ModuleCacheDir = shared.Modules.Dir()
+	g.opts.Variables = []config.Option{config.WithParseCache(shared.Parses)}
+	f := fleetRun{command: fleetview.Get, parallelism: ff.parallelism, json: jf.json, noColor: noColor}
+	return f.run(ctx, m, roots, func(ctx context.Context, root string, stdout, stderr io.Writer) int {
+		rm := rootMeta(m, stdout, stderr)
+		rv := *vars
+		rg := &getRun{m: rm, opts: g.opts}
+		rg.opts.Dir = root
+		env := rm.runEnv()
+		env.Dir, env.LiveDisplay = root, nil
+		rg.view = initrun.NewGetView(env, noColor, jf.json, nil)
+		defer rg.view.Close()
+		if m.Flavour == flavour.Terraform {
+			return rg.terraformGet(ctx, &rv)
+		}
+		return rg.tofuGet(ctx, &rv, nil)
+	})
 }

@@ -1,14 +1,19 @@
 package cli
 
 import (
+	"context"
+	"flag"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/internal/diagrender"
+	"github.com/tfdeps/tfdeps/internal/fleetview"
 	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/requirements"
 	"github.com/tfdeps/tfdeps/workdir"
@@ -35,28 +40,63 @@ Usage: tfdeps [global options] lock verify
   also when there is no lock file at all, or a selection the version
   constraints exclude), when the directory has no configuration files, or
   when the configuration or the lock file has errors.
+
+Options:
+
+  -recursive            Verify every root module at or below the working
+                        directory (as "providers lock -recursive" finds them),
+                        each root's output under a header, then a table;
+                        -var-file names are relative to the working directory.
+
+  -parallelism=N        With -recursive: roots at once (default: CPUs).
 `
 
 // runLockVerify implements "tfdeps lock verify".
 func runLockVerify(m *Meta, args []string) int {
 	fs := newFlagSet(m, "lock verify", lockVerifyUsage)
 	vars := addVarFlags(m, fs)
+	ff := addFleetFlags(fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}
-	varOpts, varDiags := vars.configOptions(m)
+	if !ff.recursive {
+		return lockVerifyIn(m, fs, vars, "")
+	}
+	if fs.NArg() > 0 {
+		return usageError(m, fs, unexpectedArgumentDiag())
+	}
+	roots, ok := fleetRoots(m)
+	if !ok {
+		return 1
+	}
+	if err := absVarFiles(m, vars.opts); err != nil {
+		return recursiveUsageError(m, err.Error())
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	f := fleetRun{command: fleetview.LockVerify, parallelism: ff.parallelism}
+	return f.run(ctx, m, roots, func(_ context.Context, root string, stdout, stderr io.Writer) int {
+		rv := *vars
+		return lockVerifyIn(rootMeta(m, stdout, stderr), fs, &rv, root)
+	})
+}
+
+// lockVerifyIn is lock verify of the root module in dir ("": the working
+// directory), its paths shown as from inside dir.
+func lockVerifyIn(m *Meta, fs *flag.FlagSet, vars *varFlags, dir string) int {
+	varOpts, varDiags := vars.configOptionsIn(m, dir)
 	if varDiags.HasErrors() {
 		return printVarErrors(m, vars, varDiags)
 	}
 	if fs.NArg() > 0 {
 		return usageError(m, fs, unexpectedArgumentDiag())
 	}
-	diags, tree, ok := verifyLock(m, varOpts...)
-	newDiagPrinter(m, diagrender.SnippetFiles(diags, treeFiles(tree))).Print(diags)
+	diags, tree, ok := verifyLock(m, dir, varOpts...)
+	newDiagPrinter(m, diagrender.SnippetFilesIn(dir, diags, treeFiles(tree))).Print(diags)
 	if !ok {
 		return 1
 	}
-	if _, err := os.Stat(lockFileName); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, lockFileName)); err != nil {
 		fmt.Fprintf(m.Stdout, "The configuration requires no providers: there is nothing to lock and no dependency lock file %s is needed.\n", lockFileName)
 		return 0
 	}
@@ -72,17 +112,20 @@ func runLockVerify(m *Meta, args []string) int {
 // reported unselected, and a configuration that requires none (built-in
 // providers need no selection) is consistent, as tofu init writes no lock
 // file for it.
-func verifyLock(m *Meta, opts ...config.Option) (hcl.Diagnostics, *config.Tree, bool) {
-	if diags := noConfigurationFiles(m); diags != nil {
+func verifyLock(m *Meta, dir string, opts ...config.Option) (hcl.Diagnostics, *config.Tree, bool) {
+	if diags := noConfigurationFiles(m, dir); diags != nil {
 		return diags, nil, false
 	}
+	in := []config.Option{config.WithFileSystem(config.OSFileSystem{Root: dir}), config.WithWorkingDir(dir)}
 	res, diags := requirements.Load(".", requirements.Options{
-		Config: m.configOptions(opts...),
+		Config: m.configOptions(append(in, opts...)...),
 	})
 	if res == nil || diags.HasErrors() {
 		return diags, resultTree(res), false
 	}
-	locks, _, lockDiags := lockfile.ReadFile(lockFileName, m.lockReadOptions())
+	lockOpts := m.lockReadOptions()
+	lockOpts.Dir = dir
+	locks, _, lockDiags := lockfile.ReadFile(lockFileName, lockOpts)
 	if lockDiags.HasErrors() {
 		// As OpenTofu reports a broken lock file: one error.
 		return append(diags, workdir.LockReadFailure(lockDiags)), res.Tree, false

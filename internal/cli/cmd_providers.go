@@ -90,7 +90,7 @@ func runProviders(m *Meta, args []string) int {
 		opts.statePath = initrun.DefaultStatePath(&initrun.Env{Getenv: m.Getenv})
 	}
 
-	if diags := noConfigurationFiles(m); diags != nil && !(m.Flavour == flavour.Terraform && hasTestFiles(opts.testsDir)) {
+	if diags := noConfigurationFiles(m, ""); diags != nil && !(m.Flavour == flavour.Terraform && hasTestFiles(opts.testsDir)) {
 		// terraform providers counts test files as configuration.
 		return printProvidersErrors(m, vars, diags, opts.json, cliDiags)
 	}

@@ -161,10 +161,6 @@ func reattachedProviders(raw string) map[addrs.Provider]bool {
 	return out
 }
 
-// workingDirIsEmpty reports whether the working directory has no
-// configuration files (workdir.IsEmpty).
-func workingDirIsEmpty(f flavour.Flavour) bool { return workdir.IsEmpty(f) }
-
 // withRootWarningsAgain returns diags with the root module's own loader
 // warnings added once more (workdir.RootWarningsAgain); testsDir is "" for
 // no test files.

@@ -66,7 +66,13 @@ func addVarFlags(m *Meta, fs *flag.FlagSet) *varFlags {
 // use them and the current workspace; error diagnostics mean the command
 // must stop before loading.
 func (v *varFlags) configOptions(m *Meta) ([]config.Option, hcl.Diagnostics) {
-	iv, opts, diags := initrun.VariableOptions(&initrun.Env{Getenv: m.Getenv, Environ: m.Environ}, v.opts)
+	return v.configOptionsIn(m, "")
+}
+
+// configOptionsIn is configOptions for the root module in dir ("": the
+// working directory).
+func (v *varFlags) configOptionsIn(m *Meta, dir string) ([]config.Option, hcl.Diagnostics) {
+	iv, opts, diags := initrun.VariableOptions(&initrun.Env{Dir: dir, Getenv: m.Getenv, Environ: m.Environ}, v.opts)
 	v.files, v.values = iv.Files, iv
 	return opts, diags
 }

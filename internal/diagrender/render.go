@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -263,6 +264,13 @@ func consolidateWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
 // read and parsed now. Like OpenTofu, other files (the lock file, a state
 // file) show "(source code not available)".
 func SnippetFiles(diags hcl.Diagnostics, known map[string]*hcl.File) map[string]*hcl.File {
+	return SnippetFilesIn("", diags, known)
+}
+
+// SnippetFilesIn is SnippetFiles for diagnostics whose file names are
+// relative to directory dir ("": the current one), as those of a run in
+// dir are.
+func SnippetFilesIn(dir string, diags hcl.Diagnostics, known map[string]*hcl.File) map[string]*hcl.File {
 	files := make(map[string]*hcl.File, len(known))
 	for name, f := range known {
 		files[name] = f
@@ -273,7 +281,11 @@ func SnippetFiles(diags hcl.Diagnostics, known map[string]*hcl.File) map[string]
 			continue
 		}
 		name := d.Subject.Filename
-		src, err := regfile.ReadFile(name)
+		path := name
+		if dir != "" && !filepath.IsAbs(name) {
+			path = filepath.Join(dir, name)
+		}
+		src, err := regfile.ReadFile(path)
 		if err != nil {
 			continue
 		}

@@ -132,3 +132,32 @@ func TestLive(t *testing.T) {
 		t.Errorf("terminal (-want +got):\n%s", diff)
 	}
 }
+
+// TestFirstError: the first error a root printed, from its diagnostics'
+// text (framed or not, coloured or not, stderr before stdout) or from
+// its -json lines, else the command's failure.
+func TestFirstError(t *testing.T) {
+	tests := []struct {
+		name           string
+		c              Command
+		stderr, stdout string
+		json           bool
+		want           string
+	}{
+		{"plain", Get, "\nError: Module not found\n\n  on main.tf line 7:\n", "", false, "Module not found"},
+		{"framed and coloured", Init, "╷\n│ \x1b[31m\x1b[1mError: \x1b[0m\x1b[1mFailed to query\x1b[0m\n╵\n", "", false, "Failed to query"},
+		{"stderr first", LockVerify, "Error: second\n", "Error: first\n", false, "second"},
+		{"stdout when stderr has none", Get, "Warning: w\n", "Error: only\n", false, "only"},
+		{"json", Get, "", `{"@level":"info","@message":"x"}` + "\n" + `{"@level":"error","@message":"Error: Module not found"}` + "\n", true, "Module not found"},
+		{"json ignores text", Init, "Error: text\n", "", true, "init failed"},
+		{"nothing", LockVerify, "", "", false, "lock verify failed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := FirstError(tt.c, []byte(tt.stderr), []byte(tt.stdout), tt.json)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("got %v, want %q", err, tt.want)
+			}
+		})
+	}
+}

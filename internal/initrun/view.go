@@ -132,7 +132,7 @@ func (v *plainView) Message(kind, text string, toStderr bool) {
 }
 
 func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
-	p := newDiagPrinter(v.m, diagrender.SnippetFiles(diags, v.kept))
+	p := newDiagPrinter(v.m, diagrender.SnippetFilesIn(v.m.Dir, diags, v.kept))
 	// Terraform's init separates diagnostics by one blank line only, and
 	// frames them as OpenTofu does when coloured.
 	p.ExtraNewline = v.m.Flavour != flavour.Terraform || v.get
@@ -319,7 +319,7 @@ func (v *JSONView) Message(kind, text string, toStderr bool) {
 
 func (v *JSONView) Diagnostics(diags hcl.Diagnostics) {
 	v.mu.Lock()
-	files := diagrender.SnippetFiles(diags, v.kept)
+	files := diagrender.SnippetFilesIn(v.m.Dir, diags, v.kept)
 	v.mu.Unlock()
 	// OpenTofu's JSON view neither sorts nor consolidates.
 	for _, d := range diags {

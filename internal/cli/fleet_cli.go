@@ -1,0 +1,189 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/fleet"
+	"github.com/tfdeps/tfdeps/internal/fleetview"
+	"github.com/tfdeps/tfdeps/internal/livedisplay"
+	"github.com/tfdeps/tfdeps/lockfile"
+	"github.com/tfdeps/tfdeps/moduleinstall/manifest"
+)
+
+// What init, get and lock verify share with -recursive: every root
+// module at or below the working directory (fleet.Roots) run through the
+// command's own work for one directory, in parallel (-parallelism), each
+// root's output held back and printed in root order under a header line
+// (package fleetview), then a table of the roots (or, with -json, one
+// line per root and a summary line). A failing root does not stop the
+// others; the command exits 1 when any failed.
+
+// fleetFlags are -recursive and -parallelism (0: one root per CPU).
+type fleetFlags struct {
+	recursive   bool
+	parallelism int
+}
+
+func addFleetFlags(fs *flag.FlagSet) *fleetFlags {
+	f := &fleetFlags{}
+	fs.BoolVar(&f.recursive, "recursive", false, "")
+	fs.IntVar(&f.parallelism, "parallelism", 0, "")
+	return f
+}
+
+// fleetRoots are the root modules at or below the working directory;
+// false when they could not be listed (the error printed).
+func fleetRoots(m *Meta) ([]string, bool) {
+	roots, err := fleet.Roots(".")
+	if err != nil {
+		newDiagPrinter(m, nil).Print(hcl.Diagnostics{errorDiag("Failed to find root modules", err.Error())})
+		return nil, false
+	}
+	return roots, true
+}
+
+// rootFunc does the command's work in one root as the command alone does
+// there, printing to stdout and stderr, and returns its exit code.
+type rootFunc func(ctx context.Context, root string, stdout, stderr io.Writer) int
+
+// fleetRun is how a -recursive command shows its roots.
+type fleetRun struct {
+	command     fleetview.Command
+	parallelism int
+	// json: the run prints -json lines (and each root prints its own,
+	// read for its first error, not shown); noColor is the command's
+	// -no-color.
+	json, noColor bool
+}
+
+// run calls fn for each root and shows the roots and the table; it
+// returns the exit code.
+func (f fleetRun) run(ctx context.Context, m *Meta, roots []string, fn rootFunc) int {
+	color := !f.noColor && m.Color
+	var live *fleetview.Live
+	if !f.json && liveDisplayWanted(m, f.noColor) {
+		live = fleetview.NewLive(livedisplay.StatusOnTerminal(m.Stdout), len(roots))
+	}
+	now := time.Now
+	release := func(r fleet.RootResult) {
+		show := func() {
+			if f.json {
+				_ = fleetview.JSONRoot(m.Stdout, r, now())
+				return
+			}
+			_ = fleetview.Release(m.Stdout, m.Stderr, f.command, r, color)
+		}
+		if live != nil {
+			live.Print(show)
+			return
+		}
+		show()
+	}
+	var events func(fleet.Event)
+	if live != nil {
+		events = live.Event
+	}
+	dataDir := m.Getenv("TF_DATA_DIR")
+	sum := fleet.Run(ctx, roots, func(ctx context.Context, t *fleet.Task) fleet.Outcome {
+		var stdout, stderr bytes.Buffer // kept to find the first error
+		code := fn(ctx, t.Root, io.MultiWriter(t.Stdout, &stdout), io.MultiWriter(t.Stderr, &stderr))
+		out := fleet.Outcome{Providers: lockedProviders(t.Root), Modules: installedModules(t.Root, dataDir)}
+		if code != 0 {
+			out.Err = fleetview.FirstError(f.command, stderr.Bytes(), stdout.Bytes(), f.json)
+		}
+		return out
+	}, fleet.Options{Parallelism: f.parallelism, Release: release, Events: events})
+	if live != nil {
+		live.Print(func() {})
+	}
+	if f.json {
+		_ = fleetview.JSONSummary(m.Stdout, sum, now())
+	} else {
+		_, _ = io.WriteString(m.Stdout, "\n")
+		_ = fleetview.Table(m.Stdout, sum)
+	}
+	if !sum.OK() {
+		return 1
+	}
+	return 0
+}
+
+// rootMeta is m printing to stdout and stderr, for one root's run.
+func rootMeta(m *Meta, stdout, stderr io.Writer) *Meta {
+	rm := *m
+	rm.Stdout, rm.Stderr = stdout, stderr
+	return &rm
+}
+
+// recursiveUsageError reports a flag that -recursive does not combine with.
+func recursiveUsageError(m *Meta, detail string) int {
+	newDiagPrinter(m, nil).Print(hcl.Diagnostics{errorDiag("Invalid combination of options", detail)})
+	return 1
+}
+
+// absFrom makes a path given on the command line absolute from the
+// working directory, so that every root finds the same file.
+func absFrom(m *Meta) (func(string) string, error) {
+	wd, err := m.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	return func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(wd, p)
+	}, nil
+}
+
+// absVarFiles makes the -var-file names absolute (absFrom).
+func absVarFiles(m *Meta, opts []config.VarOption) error {
+	abs, err := absFrom(m)
+	if err != nil {
+		return err
+	}
+	for i, v := range opts {
+		if v.File {
+			opts[i].Value = abs(v.Value)
+		}
+	}
+	return nil
+}
+
+// lockedProviders counts the providers root's lock file records.
+func lockedProviders(root string) int {
+	locks, _, diags := lockfile.ReadFile(filepath.Join(root, lockFileName), lockfile.ReadOptions{})
+	if diags.HasErrors() || locks == nil {
+		return 0
+	}
+	return len(locks.Addresses())
+}
+
+// installedModules counts the module calls root's modules.json records.
+func installedModules(root, dataDir string) int {
+	if dataDir == "" {
+		dataDir = ".terraform"
+	}
+	if !filepath.IsAbs(dataDir) {
+		dataDir = filepath.Join(root, dataDir)
+	}
+	mf, err := manifest.Read(filepath.Join(dataDir, "modules", manifest.FileName))
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for key := range mf {
+		if key != "" {
+			n++
+		}
+	}
+	return n
+}
