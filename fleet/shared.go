@@ -89,10 +89,16 @@ func NewShared(opts SharedOptions) (*Shared, error) {
 	return s, nil
 }
 
-// Close removes the run's directory: its downloads, and its module cache
+// Close writes again the hash memos of the packages linked into the
+// roots (providerinstall.SharedPackages.Restamp), then removes the run's
+// directory: its downloads, its extracted packages, and its module cache
 // when it had one of its own.
 func (s *Shared) Close() error {
 	var errs []error
+	if s.Packages != nil {
+		// Every installation is over: the links made are final.
+		s.Packages.Restamp()
+	}
 	if s.Downloader != nil {
 		errs = append(errs, s.Downloader.Close())
 	}

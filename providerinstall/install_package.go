@@ -193,7 +193,8 @@ func (pi *packageInstall) extractChecked(ctx context.Context, a *Archive, zhOK b
 	defer os.RemoveAll(holding)
 	unpacked := filepath.Join(holding, "package")
 	var h1 hashes.Hash
-	if sp := t.run.in.Packages; sp != nil && a.SHA256 != ([32]byte{}) {
+	shared := t.run.in.Packages != nil && a.SHA256 != ([32]byte{})
+	if sp := t.run.in.Packages; shared {
 		// Extracted once for the run, linked here (SharedPackages).
 		var src string
 		if src, h1, err = sp.extracted(ctx, a, t.run.in.Extract); err == nil {
@@ -231,6 +232,9 @@ func (pi *packageInstall) extractChecked(ctx context.Context, a *Archive, zhOK b
 	}
 	if stamps != nil {
 		t.run.in.hasher.rememberWritten(dir, h1, stamps)
+		if shared {
+			t.run.in.Packages.noteLinked(&t.run.in.hasher, dir, h1, stamps)
+		}
 	}
 	return h1, nil
 }

@@ -310,12 +310,28 @@ func commitMemo(tmp *os.File, path string, m *h1Memo) error {
 // unpacked: files are the fingerprints taken in the staging directory,
 // dir is where the package now is, h1 its hash.
 func (h *dirHasher) rememberWritten(dir string, h1 hashes.Hash, files []fileStamp) {
+	h.remember(dir, h1, files, slices.Equal[[]fileStamp])
+}
+
+// rememberLinked records the memo of a package whose files are links to
+// files shared with other package directories (SharedPackages): linking
+// them elsewhere changed their change time since files were taken, and
+// nothing else may have changed.
+func (h *dirHasher) rememberLinked(dir string, h1 hashes.Hash, files []fileStamp) {
+	h.remember(dir, h1, files, func(a, b []fileStamp) bool {
+		return slices.EqualFunc(a, b, func(x, y fileStamp) bool { x.Ctime, y.Ctime = 0, 0; return x == y })
+	})
+}
+
+// remember writes dir's memo with its current fingerprints when same
+// says they are those taken when it was written (files).
+func (h *dirHasher) remember(dir string, h1 hashes.Hash, files []fileStamp, same func(a, b []fileStamp) bool) {
 	memo := h.memoPath(dir)
 	if memo == "" || !memoSupported || h1.Scheme() != hashes.SchemeH1 {
 		return
 	}
 	root, after, ok := stampPackage(dir)
-	if !ok || !slices.Equal(files, after) {
+	if !ok || !same(files, after) {
 		return
 	}
 	if os.MkdirAll(filepath.Dir(memo), 0o755) != nil {
@@ -327,6 +343,6 @@ func (h *dirHasher) rememberWritten(dir string, h1 hashes.Hash, files []fileStam
 	}
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
-	m := &h1Memo{Format: memoFormat, Root: root, HashedAt: time.Now().UnixNano(), H1: h1, Files: files, Written: true}
+	m := &h1Memo{Format: memoFormat, Root: root, HashedAt: time.Now().UnixNano(), H1: h1, Files: after, Written: true}
 	_ = commitMemo(tmp, memo, m)
 }

@@ -34,6 +34,18 @@ type SharedPackages struct {
 	extracts   atomic.Int64
 	sequence   atomic.Int64
 	linkFailed atomic.Bool
+
+	linkedMu sync.Mutex
+	linked   []linkedPackage
+}
+
+// linkedPackage is a package directory installed from shared files, whose
+// hash memo is written again by Restamp.
+type linkedPackage struct {
+	hasher *dirHasher
+	dir    string
+	h1     hashes.Hash
+	files  []fileStamp
 }
 
 type sharedPackage struct {
@@ -123,4 +135,31 @@ func (s *SharedPackages) linkTree(src, dst string) error {
 		}
 		return copyFile(path, target, info.Mode().Perm())
 	})
+}
+
+// noteLinked remembers a package directory installed from shared files.
+func (s *SharedPackages) noteLinked(h *dirHasher, dir string, h1 hashes.Hash, files []fileStamp) {
+	if files == nil {
+		return
+	}
+	s.linkedMu.Lock()
+	s.linked = append(s.linked, linkedPackage{hasher: h, dir: dir, h1: h1, files: files})
+	s.linkedMu.Unlock()
+}
+
+// Restamp writes again the hash memos of the package directories
+// installed from shared files, once every installation of the run is
+// over: each link made changed the change time of the files it shares,
+// which the memo checks, so without this the next initialisation of each
+// directory would hash its packages again. A directory whose files
+// changed otherwise (size, modification time, inode) since it was
+// installed gets no memo.
+func (s *SharedPackages) Restamp() {
+	s.linkedMu.Lock()
+	linked := s.linked
+	s.linked = nil
+	s.linkedMu.Unlock()
+	for _, l := range linked {
+		l.hasher.rememberLinked(l.dir, l.h1, l.files)
+	}
 }

@@ -1,0 +1,77 @@
+//go:build linux
+
+package providerinstall
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tfdeps/tfdeps/hashes"
+)
+
+// TestRememberLinked: a package directory whose files were linked into
+// another directory after its fingerprints were taken (their change time
+// moved) gets its memo written again by rememberLinked, not by
+// rememberWritten; one whose content changed gets none.
+func TestRememberLinked(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		linked   bool // rememberLinked, not rememberWritten
+		modify   bool // the file's content changes after the stamps
+		wantMemo bool
+	}{
+		{name: "linked", linked: true, wantMemo: true},
+		{name: "written", linked: false, wantMemo: false},
+		{name: "linked and modified", linked: true, modify: true, wantMemo: false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			base := t.TempDir()
+			dir := filepath.Join(base, "pkg")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			exe := filepath.Join(dir, "terraform-provider-x")
+			if err := os.WriteFile(exe, []byte("binary"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			h1, err := hashes.HashDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, stamps, ok := stampPackage(dir)
+			if !ok {
+				t.Fatal("no stamps")
+			}
+			time.Sleep(20 * time.Millisecond) // a change time the stamps do not have
+			if err := os.Link(exe, filepath.Join(base, "other")); err != nil {
+				t.Fatal(err)
+			}
+			if tt.modify {
+				if err := os.WriteFile(exe, []byte("changed binary"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			h := &dirHasher{memoDir: filepath.Join(base, "memo")}
+			if tt.linked {
+				h.rememberLinked(dir, h1, stamps)
+			} else {
+				h.rememberWritten(dir, h1, stamps)
+			}
+			_, err = os.Stat(h.memoPath(dir))
+			if got := err == nil; got != tt.wantMemo {
+				t.Fatalf("memo written: %v, want %v", got, tt.wantMemo)
+			}
+			if !tt.wantMemo {
+				return
+			}
+			// The memo answers without hashing.
+			h.hashDir = func(string) (hashes.Hash, error) { t.Fatal("hashed despite the memo"); return "", nil }
+			got, err := h.H1(dir, h.memoPath(dir))
+			if err != nil || got != h1 {
+				t.Fatalf("H1 = %s, %v; want %s", got, err, h1)
+			}
+		})
+	}
+}
