@@ -75,16 +75,18 @@ func runLockVerify(m *Meta, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	f := fleetRun{command: fleetview.LockVerify, parallelism: ff.parallelism}
+	parses := config.NewParseCache(0) // each distinct file parsed once for all roots
 	return f.run(ctx, m, roots, func(_ context.Context, root string, stdout, stderr io.Writer) int {
 		rv := *vars
-		return lockVerifyIn(rootMeta(m, stdout, stderr), fs, &rv, root)
+		return lockVerifyIn(rootMeta(m, stdout, stderr), fs, &rv, root, config.WithParseCache(parses))
 	})
 }
 
 // lockVerifyIn is lock verify of the root module in dir ("": the working
 // directory), its paths shown as from inside dir.
-func lockVerifyIn(m *Meta, fs *flag.FlagSet, vars *varFlags, dir string) int {
+func lockVerifyIn(m *Meta, fs *flag.FlagSet, vars *varFlags, dir string, extra ...config.Option) int {
 	varOpts, varDiags := vars.configOptionsIn(m, dir)
+	varOpts = append(varOpts, extra...)
 	if varDiags.HasErrors() {
 		return printVarErrors(m, vars, varDiags)
 	}
