@@ -58,10 +58,6 @@ func (r *initRun) humanOrJSONView() View {
 
 func (r *initRun) run(ctx context.Context) int {
 	m := r.m
-	// The caller has printed the CLI configuration's problems: OpenTofu
-	// prints them before the command starts, so before the -json version
-	// line.
-	cliOpts, cfg, client := m.CLIOptions, m.CLIConfig, m.Registry
 	r.view = r.newView()
 	defer r.view.Close()
 	release, code := acquireWorkdirLock(ctx, m, r.view)
@@ -74,21 +70,9 @@ func (r *initRun) run(ctx context.Context) int {
 		r.view.Diagnostics(hcl.Diagnostics{d})
 		return 1
 	}
-	src, srcDiags := providersource.Build(providersource.BuildOptions{
-		Config: cfg, CLI: cliOpts, Registry: client, Getenv: m.Getenv, PluginDirs: r.opts.pluginDirs,
-	})
-	_ = srcDiags // printed by the caller, before the command, as tofu does
-	if len(r.opts.pluginDirs) > 0 && m.Dir != "" {
-		// -plugin-dir values are relative to the run's directory, and
-		// named as given.
-		src = workdir.PluginDirSource(m.Dir, r.opts.pluginDirs)
-	}
-	if m.Providers != nil {
-		src = m.Providers
-	}
 	wo := m.Workdir
+	wo.Providers = r.providerSource()
 	wo.Dir = m.Dir
-	wo.Providers = src
 	wo.ModuleRegistry = m.ModuleRegistry
 	wo.TestsDir = r.opts.testsDir
 	if code, stop := r.initFromModule(ctx, wo); stop {
@@ -162,6 +146,25 @@ func (r *initRun) run(ctx context.Context) int {
 	}
 	r.finish(diags)
 	return 0
+}
+
+// providerSource is where the run's provider packages come from: the
+// Env's (a fleet's shared source), else -plugin-dir's directories
+// (relative to the run's directory, named as given), else those the CLI
+// configuration describes. The configuration's problems were printed by
+// the caller, before the command, as tofu does.
+func (r *initRun) providerSource() providersource.Source {
+	m := r.m
+	switch {
+	case m.Providers != nil:
+		return m.Providers
+	case len(r.opts.pluginDirs) > 0 && m.Dir != "":
+		return workdir.PluginDirSource(m.Dir, r.opts.pluginDirs)
+	}
+	src, _ := providersource.Build(providersource.BuildOptions{
+		Config: m.CLIConfig, CLI: m.CLIOptions, Registry: m.Registry, Getenv: m.Getenv, PluginDirs: r.opts.pluginDirs,
+	})
+	return src
 }
 
 // lockFileEvent says that the lock file is about to be written.
