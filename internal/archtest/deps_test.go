@@ -28,7 +28,7 @@ var allowed = map[string][]string{
 	"lockfile":               {"flavour", "addrs", "versions", "hashes", "internal/nesting", "internal/regfile"},
 	"backend":                {"flavour", "config", "internal/regfile"},
 	"internal/cloudfake":     {},
-	"internal/tfefake":       {},
+	"internal/tfefake":       {"internal/registrytest"},
 	"requirements":           {"flavour", "addrs", "versions", "config", "moduleinstall/manifest", "internal/regfile"},
 	"cliconfig":              {"flavour", "addrs", "internal/nesting", "internal/regfile"},
 	"internal/nesting":       {},

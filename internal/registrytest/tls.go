@@ -74,6 +74,18 @@ func newAuthority() (*authority, error) {
 	}, nil
 }
 
+// LocalCertificate makes a fresh authority and a server certificate it
+// signs for 127.0.0.1, ::1 and localhost, valid for a day: the chain to
+// serve, and the authority's certificate, PEM-encoded, for clients to
+// trust (other test fakes serve HTTPS with it too).
+func LocalCertificate() (tls.Certificate, []byte, error) {
+	a, err := newAuthority()
+	if err != nil {
+		return tls.Certificate{}, nil, err
+	}
+	return a.leafTLS, a.caPEM, nil
+}
+
 // CAPEM returns the PEM encoding of the certificate authority that signed the
 // server's certificate.
 func (s *Server) CAPEM() []byte { return append([]byte(nil), s.ca.caPEM...) }
