@@ -3,6 +3,7 @@ package providerinstall
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -68,14 +69,17 @@ func (s *SharedPackages) Extractions() int { return int(s.extracts.Load()) }
 // extracted returns the directory holding a's files and their "h1:",
 // extracting a there first unless another installation did.
 func (s *SharedPackages) extracted(ctx context.Context, a *Archive, opts ExtractOptions) (string, hashes.Hash, error) {
-	s.mu.Lock()
-	e, ok := s.entries[a.SHA256]
-	if !ok {
-		e = &sharedPackage{ready: make(chan struct{})}
-		s.entries[a.SHA256] = e
-	}
-	s.mu.Unlock()
-	if ok {
+	for {
+		s.mu.Lock()
+		e, ok := s.entries[a.SHA256]
+		if !ok {
+			e = &sharedPackage{ready: make(chan struct{})}
+			s.entries[a.SHA256] = e
+		}
+		s.mu.Unlock()
+		if !ok {
+			return s.extract(ctx, e, a, opts)
+		}
 		select {
 		case <-e.ready:
 		case <-ctx.Done():
@@ -84,8 +88,19 @@ func (s *SharedPackages) extracted(ctx context.Context, a *Archive, opts Extract
 		if e.err == nil {
 			return e.dir, e.h1, nil
 		}
-		return "", "", e.err
+		// The extraction failed; another installation's interrupt is not
+		// this one's failure: try again (a failure is not remembered).
+		if ctx.Err() != nil {
+			return "", "", ctx.Err()
+		}
+		if !errors.Is(e.err, context.Canceled) && !errors.Is(e.err, context.DeadlineExceeded) {
+			return "", "", e.err
+		}
 	}
+}
+
+// extract fills e by extracting a, for the installations waiting on it.
+func (s *SharedPackages) extract(ctx context.Context, e *sharedPackage, a *Archive, opts ExtractOptions) (string, hashes.Hash, error) {
 	dir := filepath.Join(s.dir, fmt.Sprintf("%s-%d", hex.EncodeToString(a.SHA256[:8]), s.sequence.Add(1)))
 	h1, err := extractArchive(ctx, a, dir, opts, true)
 	if err == nil {

@@ -3,6 +3,9 @@
 package providerinstall
 
 import (
+	"context"
+	"crypto/sha256"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -73,5 +76,31 @@ func TestRememberLinked(t *testing.T) {
 				t.Fatalf("H1 = %s, %v; want %s", got, err, h1)
 			}
 		})
+	}
+}
+
+// TestSharedPackagesAfterInterrupt: an extraction ended by one
+// installation's interrupt is not the next installation's failure; a
+// package extracted is shared.
+func TestSharedPackagesAfterInterrupt(t *testing.T) {
+	p := writeZip(t, zipEntry{name: "terraform-provider-x", content: "binary", mode: 0o755})
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &Archive{Path: p, Size: int64(len(b)), SHA256: sha256.Sum256(b)}
+	s := NewSharedPackages(t.TempDir())
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := s.extracted(cancelled, a, ExtractOptions{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted extraction: %v, want context.Canceled", err)
+	}
+	dir, h1, err := s.extracted(context.Background(), a, ExtractOptions{})
+	if err != nil || h1 == "" {
+		t.Fatalf("extraction after an interrupted one: %q, %v", h1, err)
+	}
+	again, h1again, err := s.extracted(context.Background(), a, ExtractOptions{})
+	if err != nil || again != dir || h1again != h1 || s.Extractions() != 1 {
+		t.Fatalf("second installation: %s %s %v, %d extractions; want %s %s, 1", again, h1again, err, s.Extractions(), dir, h1)
 	}
 }
