@@ -67,7 +67,8 @@ Options:
 
   -backend-check        Contact the backend as "tofu init" does, for the
                         backends tfdeps can reach (local, http, s3, gcs,
-                        azurerm; with -compat=terraform, local and http):
+                        azurerm; with -compat=terraform, local, http, s3
+                        and gcs):
                         check its settings and credentials, list its
                         workspaces and read the selected workspace's
                         state; nothing is written to it. Without it, a

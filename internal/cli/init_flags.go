@@ -76,18 +76,26 @@ func parseInitArgs(m *Meta, fs *flag.FlagSet, o *initOptions, args []string) (di
 	if errors.Is(err, flag.ErrHelp) {
 		return nil, true
 	}
-	if err != nil {
-		diags = append(diags, errorDiag("Failed to parse command-line flags", err.Error()))
-	}
 	b := &o.backendFlags
+	parallelismSet := false
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "backend":
 			b.backendSet = true
 		case "cloud":
 			b.cloudSet = true
+		case "parallelism":
+			parallelismSet = true
 		}
 	})
+	if err == nil && parallelismSet && !o.recursive {
+		// -parallelism is tfdeps' own, for -recursive: without it, init
+		// refuses it as the reference's init does (it has no such flag).
+		err = errors.New("flag provided but not defined: -parallelism")
+	}
+	if err != nil {
+		diags = append(diags, errorDiag("Failed to parse command-line flags", err.Error()))
+	}
 	if m.Flavour == flavour.Terraform {
 		return append(diags, terraformInitArgDiags(m, fs, o, diags.HasErrors())...), false
 	}
