@@ -29,6 +29,7 @@ var allowed = map[string][]string{
 	"backend":                {"flavour", "config", "internal/regfile"},
 	"internal/cloudfake":     {},
 	"internal/tfefake":       {"internal/registrytest"},
+	"internal/ocitest":       {"internal/registrytest"},
 	"requirements":           {"flavour", "addrs", "versions", "config", "moduleinstall/manifest", "internal/regfile"},
 	"cliconfig":              {"flavour", "addrs", "internal/nesting", "internal/regfile"},
 	"internal/nesting":       {},
