@@ -89,19 +89,22 @@ func NewShared(opts SharedOptions) (*Shared, error) {
 	return s, nil
 }
 
-// Close writes again the hash memos of the packages linked into the
-// roots (providerinstall.SharedPackages.Restamp), then removes the run's
-// directory: its downloads, its extracted packages, and its module cache
-// when it had one of its own.
+// Close removes the run's directory (its downloads, its extracted
+// packages, and its module cache when it had one of its own), then writes
+// again the hash memos of the packages linked into the roots
+// (providerinstall.SharedPackages.Restamp), so that the next run finds
+// them current.
 func (s *Shared) Close() error {
 	var errs []error
-	if s.Packages != nil {
-		// Every installation is over: the links made are final.
-		s.Packages.Restamp()
-	}
 	if s.Downloader != nil {
 		errs = append(errs, s.Downloader.Close())
 	}
+	// Removing the run's package store unlinks the files the roots share,
+	// which changes their change time once more; only then are the links
+	// final and the roots' memos worth writing.
 	errs = append(errs, os.RemoveAll(s.dir))
+	if s.Packages != nil {
+		s.Packages.Restamp()
+	}
 	return errors.Join(errs...)
 }
