@@ -19,8 +19,14 @@ type SharedOptions struct {
 	// Downloader fetches packages served over HTTP (the registry client);
 	// nil leaves Shared.Downloader nil.
 	Downloader providerinstall.Downloader
-	// TempDir is where the run's directory is made ("": os.TempDir()).
+	// TempDir is where the run's directory is made ("": chosen with Near).
 	TempDir string
+	// Near is the directory the roots are under. Without TempDir, the run's
+	// directory is made in the first of os.TempDir() and the user cache
+	// directory's "tfdeps" that is on Near's file system, so that the
+	// extracted provider packages can be hard-linked into the roots rather
+	// than copied; on neither, in os.TempDir().
+	Near string
 	// ModuleCacheDir is the module package cache to share ("": one of the
 	// run's own, removed by Close).
 	ModuleCacheDir string
@@ -58,7 +64,7 @@ type Shared struct {
 
 // NewShared makes a run's shared work, in a new directory of its own.
 func NewShared(opts SharedOptions) (*Shared, error) {
-	dir, err := os.MkdirTemp(opts.TempDir, "tfdeps-fleet-")
+	dir, err := os.MkdirTemp(runParent(opts), "tfdeps-fleet-")
 	if err != nil {
 		return nil, err
 	}
@@ -107,4 +113,28 @@ func (s *Shared) Close() error {
 		s.Packages.Restamp()
 	}
 	return errors.Join(errs...)
+}
+
+// runParent returns the directory to make the run's directory in.
+func runParent(opts SharedOptions) string {
+	if opts.TempDir != "" || opts.Near == "" {
+		return opts.TempDir
+	}
+	near, ok := device(opts.Near)
+	if !ok {
+		return ""
+	}
+	candidates := []string{os.TempDir()}
+	if cache, err := os.UserCacheDir(); err == nil {
+		candidates = append(candidates, filepath.Join(cache, "tfdeps"))
+	}
+	for _, dir := range candidates {
+		if os.MkdirAll(dir, 0o755) != nil {
+			continue
+		}
+		if d, ok := device(dir); ok && d == near {
+			return dir
+		}
+	}
+	return ""
 }
