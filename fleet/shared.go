@@ -30,6 +30,9 @@ type SharedOptions struct {
 	// ModuleCacheDir is the module package cache to share ("": one of the
 	// run's own, removed by Close).
 	ModuleCacheDir string
+	// ModuleRegistry answers module registry sources; nil leaves
+	// Shared.ModuleRegistry nil.
+	ModuleRegistry moduleinstall.Registry
 	// DownloadBytes bounds the provider archives kept for the run (0: no
 	// bound; past it, packages are downloaded per root).
 	DownloadBytes int64
@@ -52,6 +55,10 @@ type Shared struct {
 	// files into each root's providers directory (nil without
 	// SharedOptions.Downloader).
 	Packages *providerinstall.SharedPackages
+	// ModuleRegistry asks the module registry once per run for each
+	// package's versions and each version's location (nil without
+	// SharedOptions.ModuleRegistry).
+	ModuleRegistry *moduleinstall.SharedRegistry
 	// Modules is the module package cache: each package is fetched once
 	// per run, then copied into each root's .terraform/modules.
 	Modules *moduleinstall.Cache
@@ -86,6 +93,9 @@ func NewShared(opts SharedOptions) (*Shared, error) {
 			return nil, err
 		}
 		s.Packages = providerinstall.NewSharedPackages(extracted)
+	}
+	if opts.ModuleRegistry != nil {
+		s.ModuleRegistry = moduleinstall.NewSharedRegistry(opts.ModuleRegistry)
 	}
 	cacheDir := opts.ModuleCacheDir
 	if cacheDir == "" {

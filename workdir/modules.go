@@ -113,7 +113,11 @@ func (r *Run) httpClient() *http.Client {
 	if r.opts.HTTPClient != nil {
 		return r.opts.HTTPClient
 	}
-	if c, ok := r.moduleRegistry().(*registry.Client); ok && c != nil && c.Settings().Transport != nil {
+	reg := r.moduleRegistry()
+	if shared, ok := reg.(interface{ Underlying() moduleinstall.Registry }); ok {
+		reg = shared.Underlying()
+	}
+	if c, ok := reg.(*registry.Client); ok && c != nil && c.Settings().Transport != nil {
 		return &http.Client{Transport: c.Settings().Transport}
 	}
 	return &http.Client{Transport: registry.NewTransport()}

@@ -185,13 +185,16 @@ func (g *getRun) recursive(ctx context.Context, fs *flag.FlagSet, ff *fleetFlags
 	if err := absVarFiles(m, vars.opts); err != nil {
 		return recursiveUsageError(m, err.Error())
 	}
-	shared, err := fleet.NewShared(fleet.SharedOptions{ModuleCacheDir: g.opts.ModuleCacheDir})
+	shared, err := fleet.NewShared(fleet.SharedOptions{ModuleCacheDir: g.opts.ModuleCacheDir, ModuleRegistry: g.opts.ModuleRegistry, Near: "."})
 	if err != nil {
 		newDiagPrinter(m, nil).Print(hcl.Diagnostics{errorDiag("Failed to prepare the shared work", err.Error())})
 		return 1
 	}
 	defer shared.Close()
 	g.opts.ModuleCacheDir = shared.Modules.Dir()
+	if shared.ModuleRegistry != nil {
+		g.opts.ModuleRegistry = shared.ModuleRegistry
+	}
 	g.opts.Variables = []config.Option{config.WithParseCache(shared.Parses)}
 	f := fleetRun{command: fleetview.Get, parallelism: ff.parallelism, json: jf.json, noColor: noColor}
 	return f.run(ctx, m, roots, func(ctx context.Context, root string, stdout, stderr io.Writer) int {
