@@ -7,7 +7,8 @@
 # index.json, VERSION.json and every platform's archive (COLD_MB MB) of 4
 # providers (several dozen clients for each URL). Checked: no client error,
 # and each archive fetched from the upstream exactly once (counted by the
-# fake upstream); reported: wall time, throughput and latencies.
+# fake upstream); reported: wall time, throughput and latencies, next to
+# the same clients once more on the now warm store.
 #
 # Warm: 100 concurrent clients fetching
 #   json     - index.json and VERSION.json of the mirror (requests/s, and
@@ -104,6 +105,7 @@ if grep -q 'level=ERROR' "$work/coldserve.log"; then
 	grep 'level=ERROR' "$work/coldserve.log" | head -5 >&2
 	fail=1
 fi
+echo "cold      the same $coldclients clients again, store now warm: $("$work/serveload" get -c "$coldclients" -n "$coldclients" -timeout 10m "${cold[@]}")"
 kill "$serve_pid"
 
 # Warm.
