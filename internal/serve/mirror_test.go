@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -94,43 +96,138 @@ func TestMirrorUnknownAnswers404(t *testing.T) {
 	}
 }
 
-func TestMirrorConcurrentMissOneDownload(t *testing.T) {
-	f := newFixture(t, nil)
-	// A second replica on the same bucket: the lease keeps it from
-	// downloading too.
-	replica := newFixtureOn(t, f.upstream, f.store, nil)
-	const clients = 50
-	path := "/registry.opentofu.org/acme/big/terraform-provider-big_1.0.0_linux_amd64.zip"
-	info, err := f.upstream.Package("acme", "big", "1.0.0", "linux_amd64")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	errs := make(chan string, clients)
-	for i := 0; i < clients; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			target := f
-			if i%2 == 1 {
-				target = replica
+// Concurrent clients of two replicas on one cold store: every client gets
+// its answer, the same for every client, while each archive is fetched
+// from upstream exactly once (the lease keeps the other replica from
+// downloading too) and no lease is left behind. Without a packages map,
+// VERSION.json needs every platform's archive as well, so its requests
+// and the archive requests share the downloads.
+func TestMirrorConcurrentColdClients(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		clients    int
+		providers  []registrytest.Provider
+		noPackages bool
+		// paths lists what the clients ask for (round-robin); nil: the
+		// index.json, VERSION.json and every platform's archive of every
+		// provider.
+		paths []string
+	}{
+		{
+			name: "one archive", clients: 50, providers: testProviders(),
+			paths: []string{"/registry.opentofu.org/acme/big/terraform-provider-big_1.0.0_linux_amd64.zip"},
+		},
+		{
+			name: "every file of three providers, no packages map", clients: 200, noPackages: true,
+			providers: []registrytest.Provider{
+				{Namespace: "acme", Type: "one", Versions: []registrytest.Version{{Version: "1.0.0", Size: 256 << 10}}},
+				{Namespace: "acme", Type: "two", Versions: []registrytest.Version{{Version: "2.1.0", Platforms: []string{"darwin_arm64", "linux_amd64", "linux_arm64", "windows_amd64"}}}},
+				{Namespace: "hashicorp", Type: "null", Versions: []registrytest.Version{{Version: "3.2.1"}}},
+			},
+		},
+		{
+			name: "every file of three providers, packages map", clients: 200,
+			providers: []registrytest.Provider{
+				{Namespace: "acme", Type: "one", Versions: []registrytest.Version{{Version: "1.0.0", Size: 256 << 10}}},
+				{Namespace: "acme", Type: "two", Versions: []registrytest.Version{{Version: "2.1.0", Platforms: []string{"darwin_arm64", "linux_amd64", "linux_arm64", "windows_amd64"}}}},
+				{Namespace: "hashicorp", Type: "null", Versions: []registrytest.Version{{Version: "3.2.1"}}},
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			up := registrytest.New(t, registrytest.Options{Providers: tc.providers, NoPackagesMap: tc.noPackages})
+			st, err := storage.OpenDir(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
 			}
-			code, body := getURL(t, target.http.URL+path)
-			if code != http.StatusOK || sha256Hex(body) != info.SHA256 {
-				errs <- http.StatusText(code)
+			f := newFixtureOn(t, up, st, nil)
+			replica := newFixtureOn(t, up, st, nil)
+			paths, archives := tc.paths, map[string]string{}
+			for _, p := range tc.providers {
+				base := "/registry.opentofu.org/" + p.Namespace + "/" + p.Type + "/"
+				if tc.paths == nil {
+					paths = append(paths, base+"index.json")
+				}
+				for _, v := range p.Versions {
+					if tc.paths == nil {
+						paths = append(paths, base+v.Version+".json")
+					}
+					platforms := v.Platforms
+					if len(platforms) == 0 {
+						platforms = registrytest.DefaultPlatforms()
+					}
+					for _, pl := range platforms {
+						name := "terraform-provider-" + p.Type + "_" + v.Version + "_" + pl + ".zip"
+						info, err := up.Package(p.Namespace, p.Type, v.Version, pl)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if tc.paths == nil || slices.Contains(tc.paths, base+name) {
+							archives[base+name] = info.SHA256
+						}
+						if tc.paths == nil {
+							paths = append(paths, base+name)
+						}
+					}
+				}
 			}
-		}(i)
-	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Errorf("client failed: %s", e)
-	}
-	if n := f.upstream.Count(registrytest.Archive); n != 1 {
-		t.Errorf("%d upstream downloads for %d concurrent clients on two replicas, want 1", n, clients)
-	}
-	if f.hasKey(".lease") || len(filterPrefix(f.keys(), "leases/")) != 0 {
-		t.Errorf("lease left behind: %v", f.keys())
+			var (
+				wg     sync.WaitGroup
+				mu     sync.Mutex
+				bodies = map[string][]byte{}
+				errs   = make(chan string, tc.clients)
+				start  = make(chan struct{})
+			)
+			for i := 0; i < tc.clients; i++ {
+				wg.Add(1)
+				go func(i int) {
+					defer wg.Done()
+					target, path := f, paths[i%len(paths)]
+					if i%2 == 1 {
+						target = replica
+					}
+					<-start
+					code, body := getURL(t, target.http.URL+path)
+					if code != http.StatusOK {
+						errs <- fmt.Sprintf("client %d: %s: status %d: %s", i, path, code, body)
+						return
+					}
+					if want, ok := archives[path]; ok && sha256Hex(body) != want {
+						errs <- fmt.Sprintf("client %d: %s: not the upstream's archive", i, path)
+						return
+					}
+					mu.Lock()
+					defer mu.Unlock()
+					if first, ok := bodies[path]; ok && string(first) != string(body) {
+						errs <- fmt.Sprintf("client %d: %s: answer differs from another client's:\n%s\n%s", i, path, first, body)
+					}
+					bodies[path] = body
+				}(i)
+			}
+			close(start)
+			wg.Wait()
+			close(errs)
+			for e := range errs {
+				t.Error(e)
+			}
+			fetched := map[string]int{}
+			for _, r := range up.Requests() {
+				if r.Endpoint == registrytest.Archive {
+					fetched[r.Path]++
+				}
+			}
+			for path, n := range fetched {
+				if n != 1 {
+					t.Errorf("%s fetched %d times from upstream, want once", path, n)
+				}
+			}
+			if len(fetched) != len(archives) {
+				t.Errorf("%d archives fetched from upstream, want %d (each requested one): %v", len(fetched), len(archives), fetched)
+			}
+			if f.hasKey(".lease") || len(filterPrefix(f.keys(), "leases/")) != 0 {
+				t.Errorf("lease left behind: %v", f.keys())
+			}
+		})
 	}
 }
 

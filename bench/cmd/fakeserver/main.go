@@ -5,14 +5,24 @@
 // measured runs do not pay for it. It writes the CA file, a CLI
 // configuration and an env file (KEY=VALUE lines) into DIR and serves until
 // it is killed.
+//
+// FAKE_STATS_URL in the env file is a plain-HTTP address on loopback whose
+// answer counts the requests the fake registry received so far, one
+// "COUNT PATH" line per URL path (sorted by path), for bench/serve.sh to
+// check how often each archive was fetched.
 package main
 
 import (
 	"flag"
 	"fmt"
+	"iter"
+	"maps"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tfdeps/tfdeps/internal/registrytest"
@@ -53,7 +63,18 @@ func run(dir string, n int, mb int64, platforms []string, noPackages, deflate bo
 			}
 		}
 	}
-	env := strings.Join(sa.Env, "\n") + "\n"
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	go http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		for path, n := range requestCounts(sa.Requests()) {
+			fmt.Fprintf(w, "%d %s\n", n, path)
+		}
+	}))
+	env := strings.Join(append(sa.Env, "FAKE_STATS_URL=http://"+ln.Addr().String()+"/stats"), "\n") + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "env.tmp"), []byte(env), 0o644); err != nil {
 		return err
 	}
@@ -64,4 +85,19 @@ func run(dir string, n int, mb int64, platforms []string, noPackages, deflate bo
 	signal.Notify(sig, os.Interrupt)
 	<-sig
 	return nil
+}
+
+// requestCounts counts reqs by URL path, in path order.
+func requestCounts(reqs []registrytest.Request) iter.Seq2[string, int] {
+	counts := map[string]int{}
+	for _, r := range reqs {
+		counts[r.Path]++
+	}
+	return func(yield func(string, int) bool) {
+		for _, p := range slices.Sorted(maps.Keys(counts)) {
+			if !yield(p, counts[p]) {
+				return
+			}
+		}
+	}
 }
