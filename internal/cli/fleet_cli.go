@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"path/filepath"
 	"time"
 
@@ -14,8 +17,6 @@ import (
 	"github.com/tfdeps/tfdeps/fleet"
 	"github.com/tfdeps/tfdeps/internal/fleetview"
 	"github.com/tfdeps/tfdeps/internal/livedisplay"
-	"github.com/tfdeps/tfdeps/lockfile"
-	"github.com/tfdeps/tfdeps/moduleinstall/manifest"
 )
 
 // What init, get and lock verify share with -recursive: every root
@@ -92,10 +93,13 @@ func (f fleetRun) run(ctx context.Context, m *Meta, roots []string, fn rootFunc)
 		events = live.Event
 	}
 	dataDir := m.Getenv("TF_DATA_DIR")
-	sum := fleet.Run(ctx, roots, func(ctx context.Context, t *fleet.Task) fleet.Outcome {
+	work, stop := finishing(ctx, m)
+	defer stop()
+	sum := fleet.Run(ctx, roots, func(_ context.Context, t *fleet.Task) fleet.Outcome {
 		var stdout, stderr bytes.Buffer // kept to find the first error
-		code := fn(ctx, t.Root, io.MultiWriter(t.Stdout, &stdout), io.MultiWriter(t.Stderr, &stderr))
-		out := fleet.Outcome{Providers: lockedProviders(t.Root), Modules: installedModules(t.Root, dataDir)}
+		code := fn(work, t.Root, io.MultiWriter(t.Stdout, &stdout), io.MultiWriter(t.Stderr, &stderr))
+		var out fleet.Outcome
+		out.Providers, out.Modules = fleetview.Counts(t.Root, dataDir)
 		if code != 0 {
 			out.Err = fleetview.FirstError(f.command, stderr.Bytes(), stdout.Bytes(), f.json)
 		}
@@ -158,32 +162,31 @@ func absVarFiles(m *Meta, opts []config.VarOption) error {
 	return nil
 }
 
-// lockedProviders counts the providers root's lock file records.
-func lockedProviders(root string) int {
-	locks, _, diags := lockfile.ReadFile(filepath.Join(root, lockFileName), lockfile.ReadOptions{})
-	if diags.HasErrors() || locks == nil {
-		return 0
-	}
-	return len(locks.Addresses())
-}
-
-// installedModules counts the module calls root's modules.json records.
-func installedModules(root, dataDir string) int {
-	if dataDir == "" {
-		dataDir = ".terraform"
-	}
-	if !filepath.IsAbs(dataDir) {
-		dataDir = filepath.Join(root, dataDir)
-	}
-	mf, err := manifest.Read(filepath.Join(dataDir, "modules", manifest.FileName))
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for key := range mf {
-		if key != "" {
-			n++
+// finishing is the context the roots run with. An interrupt (ctx
+// cancelled) stops the run from starting further roots but lets the
+// roots under way finish, so that every root is left either as it was
+// or complete; a second interrupt cancels the context returned, stopping
+// those roots as an interrupt stops a single init (which may leave a
+// root half initialised, as it does). stop releases the signal.
+func finishing(ctx context.Context, m *Meta) (work context.Context, stop func()) {
+	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt)
+	go func() {
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(m.Stderr, fleetview.InterruptText)
+		case <-work.Done():
+			return
 		}
-	}
-	return n
+		for n := 0; n < 2; n++ { // the first is the one that cancelled ctx
+			select {
+			case <-sig:
+			case <-work.Done():
+				return
+			}
+		}
+		cancel()
+	}()
+	return work, func() { signal.Stop(sig); cancel() }
 }

@@ -502,3 +502,127 @@ func TestFleetSingleRoots(t *testing.T) {
 		}
 	}
 }
+
+// slowProviders are defaultProviders with packages large enough (64 KiB)
+// that a slow download of one takes a while.
+func slowProviders() []registrytest.Provider {
+	ps := defaultProviders()
+	for i := range ps {
+		for j := range ps[i].Versions {
+			ps[i].Versions[j].Size = 64 << 10
+		}
+	}
+	return ps
+}
+
+// rootLayouts lists each root's directory (files, lock file, .terraform)
+// in work.
+func (e *fleetEnv) rootLayouts(work string) map[string]string {
+	out := map[string]string{}
+	for _, r := range e.roots {
+		l, err := layout(filepath.Join(work, filepath.FromSlash(r.dir)))
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		out[r.dir] = l
+	}
+	return out
+}
+
+// startFleet starts "tfdeps init -recursive args" in work.
+func (e *fleetEnv) startFleet(work string, stdout, stderr *bytes.Buffer, args ...string) *exec.Cmd {
+	cmd := exec.Command(e.tfdeps, append([]string{"init", "-recursive"}, args...)...)
+	cmd.Dir, cmd.Env = work, e.env()
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	return cmd
+}
+
+// waitFor polls cond until it holds (a minute at most).
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// TestFleetInterrupt interrupts init -recursive while provider packages
+// download slowly: the run stops starting roots, and every root is left
+// either exactly as it was or as a complete init leaves it.
+func TestFleetInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fleet test skipped in -short mode (it builds tfdeps)")
+	}
+	e := newFleetEnv(t, "", registrytest.Options{Providers: slowProviders()})
+	// Each root as a complete init leaves it, then as it was.
+	work := e.fresh()
+	for _, r := range e.roots {
+		e.run(e.tfdeps, filepath.Join(work, filepath.FromSlash(r.dir)), "init", "-no-color")
+	}
+	complete := e.rootLayouts(work)
+	work = e.fresh()
+	before := e.rootLayouts(work)
+
+	e.fake.ResetRequests()
+	e.fake.Inject(registrytest.Archive, registrytest.Fault{Kind: registrytest.Slow, Delay: 20 * time.Millisecond})
+	var stdout, stderr bytes.Buffer
+	cmd := e.startFleet(work, &stdout, &stderr, "-no-color", "-parallelism=2")
+	waitFor(t, "a package download", func() bool { return e.fake.Count(registrytest.Archive) > 0 })
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	code := exitCode(t, cmd.Wait())
+	if code != 1 || !strings.Contains(stdout.String(), "not run (interrupted):") {
+		t.Fatalf("interrupted run: exit %d, no roots reported not run\n%s%s", code, stdout.String(), stderr.String())
+	}
+	after := e.rootLayouts(work)
+	var asWas, done []string
+	for _, r := range e.roots {
+		switch after[r.dir] {
+		case before[r.dir]:
+			asWas = append(asWas, r.dir)
+		case complete[r.dir]:
+			done = append(done, r.dir)
+		default:
+			t.Errorf("root %s is neither as it was nor complete:\n%s\n%s", r.dir,
+				firstDifference("as it was", before[r.dir], after[r.dir]), firstDifference("complete", complete[r.dir], after[r.dir]))
+		}
+	}
+	t.Logf("after the interrupt: %d roots as they were %v, %d complete %v", len(asWas), asWas, len(done), done)
+}
+
+// TestFleetInterruptTwice: a second interrupt stops the roots under way
+// too (here, downloads that never end).
+func TestFleetInterruptTwice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fleet test skipped in -short mode (it builds tfdeps)")
+	}
+	e := newFleetEnv(t, "", registrytest.Options{})
+	work := e.fresh()
+	e.fake.ResetRequests()
+	e.fake.Inject(registrytest.Archive, registrytest.Fault{Kind: registrytest.Hang})
+	var stdout, stderr bytes.Buffer
+	cmd := e.startFleet(work, &stdout, &stderr, "-no-color", "-parallelism=2")
+	waitFor(t, "a package download", func() bool { return e.fake.Count(registrytest.Archive) > 0 })
+	cmd.Process.Signal(os.Interrupt)
+	time.Sleep(100 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if code := exitCode(t, err); code != 1 {
+			t.Errorf("exit %d, want 1", code)
+		}
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("still running a minute after the second interrupt\n%s%s", stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "Provider installation was canceled by an interrupt signal.") && !strings.Contains(stderr.String(), "Provider installation was canceled by an interrupt signal.") {
+		t.Errorf("no root reports its interrupted installation\n%s%s", stdout.String(), stderr.String())
+	}
+}
