@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"flag"
-	"io"
 	"os"
 	"os/signal"
 
@@ -194,8 +193,8 @@ func (g *getRun) recursive(ctx context.Context, fs *flag.FlagSet, ff *fleetFlags
 	g.opts.ModuleCacheDir = shared.Modules.Dir()
 	g.opts.Variables = []config.Option{config.WithParseCache(shared.Parses)}
 	f := fleetRun{command: fleetview.Get, parallelism: ff.parallelism, json: jf.json, noColor: noColor}
-	return f.run(ctx, m, roots, func(ctx context.Context, root string, stdout, stderr io.Writer) int {
-		rm := rootMeta(m, stdout, stderr)
+	return f.run(ctx, m, roots, func(ctx context.Context, t *fleet.Task) int {
+		root, rm := t.Root, rootMeta(m, t.Stdout, t.Stderr)
 		rv := *vars
 		rg := &getRun{m: rm, opts: g.opts}
 		rg.opts.Dir = root

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/fleet"
 	"github.com/tfdeps/tfdeps/internal/diagrender"
 	"github.com/tfdeps/tfdeps/internal/fleetview"
 	"github.com/tfdeps/tfdeps/lockfile"
@@ -76,9 +76,9 @@ func runLockVerify(m *Meta, args []string) int {
 	defer stop()
 	f := fleetRun{command: fleetview.LockVerify, parallelism: ff.parallelism}
 	parses := config.NewParseCache(0) // each distinct file parsed once for all roots
-	return f.run(ctx, m, roots, func(_ context.Context, root string, stdout, stderr io.Writer) int {
+	return f.run(ctx, m, roots, func(_ context.Context, t *fleet.Task) int {
 		rv := *vars
-		return lockVerifyIn(rootMeta(m, stdout, stderr), fs, &rv, root, config.WithParseCache(parses))
+		return lockVerifyIn(rootMeta(m, t.Stdout, t.Stderr), fs, &rv, t.Root, config.WithParseCache(parses))
 	})
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -51,73 +49,28 @@ func fleetRoots(m *Meta) ([]string, bool) {
 	return roots, true
 }
 
-// rootFunc does the command's work in one root as the command alone does
-// there, printing to stdout and stderr, and returns its exit code.
-type rootFunc func(ctx context.Context, root string, stdout, stderr io.Writer) int
-
 // fleetRun is how a -recursive command shows its roots.
 type fleetRun struct {
 	command     fleetview.Command
 	parallelism int
-	// json: the run prints -json lines (and each root prints its own,
-	// read for its first error, not shown); noColor is the command's
+	// json: the run prints -json lines; noColor is the command's
 	// -no-color.
 	json, noColor bool
 }
 
-// run calls fn for each root and shows the roots and the table; it
-// returns the exit code.
-func (f fleetRun) run(ctx context.Context, m *Meta, roots []string, fn rootFunc) int {
-	color := !f.noColor && m.Color
-	var live *fleetview.Live
+// run calls fn for each root and shows the roots and the table
+// (fleetview.Run); it returns the exit code.
+func (f fleetRun) run(ctx context.Context, m *Meta, roots []string, fn fleetview.RootFunc) int {
+	var status fleetview.StatusLine
 	if !f.json && liveDisplayWanted(m, f.noColor) {
-		live = fleetview.NewLive(livedisplay.StatusOnTerminal(m.Stdout), len(roots))
+		status = livedisplay.StatusOnTerminal(m.Stdout)
 	}
-	now := time.Now
-	release := func(r fleet.RootResult) {
-		show := func() {
-			if f.json {
-				_ = fleetview.JSONRoot(m.Stdout, r, now())
-				return
-			}
-			_ = fleetview.Release(m.Stdout, m.Stderr, f.command, r, color)
-		}
-		if live != nil {
-			live.Print(show)
-			return
-		}
-		show()
-	}
-	var events func(fleet.Event)
-	if live != nil {
-		events = live.Event
-	}
-	dataDir := m.Getenv("TF_DATA_DIR")
 	work, stop := finishing(ctx, m)
 	defer stop()
-	sum := fleet.Run(ctx, roots, func(_ context.Context, t *fleet.Task) fleet.Outcome {
-		var stdout, stderr bytes.Buffer // kept to find the first error
-		code := fn(work, t.Root, io.MultiWriter(t.Stdout, &stdout), io.MultiWriter(t.Stderr, &stderr))
-		var out fleet.Outcome
-		out.Providers, out.Modules = fleetview.Counts(t.Root, dataDir)
-		if code != 0 {
-			out.Err = fleetview.FirstError(f.command, stderr.Bytes(), stdout.Bytes(), f.json)
-		}
-		return out
-	}, fleet.Options{Parallelism: f.parallelism, Release: release, Events: events})
-	if live != nil {
-		live.Print(func() {})
-	}
-	if f.json {
-		_ = fleetview.JSONSummary(m.Stdout, sum, now())
-	} else {
-		_, _ = io.WriteString(m.Stdout, "\n")
-		_ = fleetview.Table(m.Stdout, sum)
-	}
-	if !sum.OK() {
-		return 1
-	}
-	return 0
+	return fleetview.Run(ctx, work, roots, fn, fleetview.RunOptions{
+		Command: f.command, Parallelism: f.parallelism, JSON: f.json, Color: !f.noColor && m.Color,
+		Stdout: m.Stdout, Stderr: m.Stderr, Status: status, DataDir: m.Getenv("TF_DATA_DIR"),
+	})
 }
 
 // rootMeta is m printing to stdout and stderr, for one root's run.
