@@ -199,7 +199,7 @@ func (g *getRun) recursive(ctx context.Context, fs *flag.FlagSet, ff *fleetFlags
 		rg := &getRun{m: rm, opts: g.opts}
 		rg.opts.Dir = root
 		env := rm.runEnv()
-		env.Dir, env.LiveDisplay = root, nil
+		env.Dir, env.LiveDisplay, env.Progress = root, nil, t.Progress
 		rg.view = initrun.NewGetView(env, noColor, jf.json, nil)
 		defer rg.view.Close()
 		if m.Flavour == flavour.Terraform {

@@ -72,6 +72,7 @@ func runInitRecursive(ctx context.Context, m *Meta, o *initOptions) int {
 		env.Dir = t.Root
 		env.Stdin = strings.NewReader("")
 		env.Stdout, env.Stderr = t.Stdout, t.Stderr
+		env.Progress = t.Progress
 		return initrun.Run(ctx, &env, opts)
 	})
 }
