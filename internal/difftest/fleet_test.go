@@ -5,7 +5,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -625,4 +627,88 @@ func TestFleetInterruptTwice(t *testing.T) {
 	if !strings.Contains(stdout.String(), "Provider installation was canceled by an interrupt signal.") && !strings.Contains(stderr.String(), "Provider installation was canceled by an interrupt signal.") {
 		t.Errorf("no root reports its interrupted installation\n%s%s", stdout.String(), stderr.String())
 	}
+}
+
+// TestFleetProgress: the packages and bytes a run reports (the live
+// line's figures, and the -json summary's) are those it installed and
+// downloaded: one package for each provider package installed in a root
+// and each module package fetched, and the bytes of every archive
+// downloaded.
+func TestFleetProgress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fleet test skipped in -short mode (it builds tfdeps)")
+	}
+	e := newFleetEnv(t, "", registrytest.Options{Providers: slowProviders()})
+	work := e.fresh()
+	before := e.installedPackages(work)
+	e.fake.ResetRequests()
+	res := e.run(e.tfdeps, work, "init", "-recursive", "-json")
+	var summary struct {
+		Type    string `json:"type"`
+		Summary struct {
+			Packages int   `json:"packages"`
+			Bytes    int64 `json:"bytes"`
+		} `json:"summary"`
+	}
+	for _, l := range strings.Split(res.stdout, "\n") {
+		if strings.Contains(l, `"type":"fleet_summary"`) {
+			if err := json.Unmarshal([]byte(l), &summary); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if summary.Type != "fleet_summary" {
+		t.Fatalf("no summary line:\n%s%s", res.stdout, res.stderr)
+	}
+	installed := e.installedPackages(work) - before
+	var archives, moduleArchives int
+	var bytes int64
+	for _, r := range e.fake.Requests() {
+		switch {
+		case r.Endpoint == registrytest.Archive:
+			archives++
+			parts := strings.Split(r.Path, "/") // /files/NS/TYPE/VERSION/FILE
+			platform := strings.TrimSuffix(strings.Join(strings.Split(parts[5], "_")[2:], "_"), ".zip")
+			info, err := e.fake.Package(parts[2], parts[3], parts[4], platform)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bytes += info.Size
+		case r.Endpoint == registrytest.ModuleArchive && r.Method == "GET":
+			moduleArchives++
+			resp, err := e.fake.Client().Get(e.fake.URL() + r.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			bytes += int64(len(body))
+		}
+	}
+	t.Logf("%d provider packages installed, %d archives and %d module archives downloaded (%d bytes); reported %d packages, %d bytes",
+		installed, archives, moduleArchives, bytes, summary.Summary.Packages, summary.Summary.Bytes)
+	if summary.Summary.Bytes != bytes {
+		t.Errorf("reported %d bytes, downloaded %d", summary.Summary.Bytes, bytes)
+	}
+	// Module packages fetched: the registry's archives, and the git
+	// module's repository (once or twice: each root calling it may look
+	// it up before the other has cached it).
+	if got := summary.Summary.Packages; got < installed+moduleArchives+1 || got > installed+moduleArchives+2 {
+		t.Errorf("reported %d packages, want %d provider packages installed + %d module archives + the git package fetched", got, installed, moduleArchives)
+	}
+}
+
+// installedPackages counts the provider packages (platform directories)
+// installed in the roots of work.
+func (e *fleetEnv) installedPackages(work string) int {
+	n := 0
+	for _, r := range e.roots {
+		dirs, _ := filepath.Glob(filepath.Join(work, filepath.FromSlash(r.dir), ".terraform", "providers", "*", "*", "*", "*", "*"))
+		for _, d := range dirs {
+			if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+				n++
+			}
+		}
+	}
+	return n
 }
