@@ -75,12 +75,16 @@ func runLockVerify(m *Meta, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	f := fleetRun{command: fleetview.LockVerify, parallelism: ff.parallelism}
-	parses := config.NewParseCache(0) // each distinct file parsed once for all roots
+	parses := lockVerifyParses() // each distinct file parsed once for all roots
 	return f.run(ctx, m, roots, func(_ context.Context, t *fleet.Task) int {
 		rv := *vars
 		return lockVerifyIn(rootMeta(m, t.Stdout, t.Stderr), fs, &rv, t.Root, config.WithParseCache(parses))
 	})
 }
+
+// lockVerifyParses makes a -recursive run's parse cache (tests count its
+// parses).
+var lockVerifyParses = func() *config.ParseCache { return config.NewParseCache(0) }
 
 // lockVerifyIn is lock verify of the root module in dir ("": the working
 // directory), its paths shown as from inside dir.
