@@ -29,10 +29,11 @@ import (
 //
 //   - TestFleetReference: with the reference tofu (TFDEPS_REFERENCE_TOFU),
 //     each root in a fresh copy of the fleet;
-//   - TestFleetSingleRoots: with a single-root "tfdeps init" (no reference
-//     binary needed);
-//   - TestFleetInterrupt: an interrupted run leaves each root as it was
-//     or as a complete init leaves it.
+//   - TestFleetRuns: with a single-root "tfdeps init" (no reference
+//     binary needed); an interrupted run leaves each root as it was or as
+//     a complete init leaves it; a second interrupt stops it; the
+//     packages and bytes it reports are those it installed and
+//     downloaded.
 //
 // Per root the comparison covers the exit status, the lock file and
 // modules.json byte for byte, the .terraform layout (names, modes,
@@ -485,13 +486,9 @@ func TestFleetReference(t *testing.T) {
 	fmt.Printf("difftest (fleet, tofu): roots identical %d / %d\n", n, len(e.roots))
 }
 
-// TestFleetSingleRoots compares "tfdeps init -recursive" with "tfdeps
-// init" run in each root alone, root by root.
-func TestFleetSingleRoots(t *testing.T) {
-	if testing.Short() {
-		t.Skip("fleet test skipped in -short mode (it builds tfdeps)")
-	}
-	e := newFleetEnv(t, "", registrytest.Options{})
+// fleetSingleRoots compares "tfdeps init -recursive" with "tfdeps init"
+// run in each root alone, root by root.
+func fleetSingleRoots(t *testing.T, e *fleetEnv) {
 	want := e.singleRoots(e.tfdeps, fleetTestRounds)
 	got, stderr := e.fleetRounds(fleetTestRounds)
 	if n := compareRoots(t, e.roots, fleetTestRounds, want, got, stderr); n != len(e.roots) {
@@ -552,14 +549,36 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// TestFleetInterrupt interrupts init -recursive while provider packages
-// download slowly: the run stops starting roots, and every root is left
-// either exactly as it was or as a complete init leaves it.
-func TestFleetInterrupt(t *testing.T) {
+// TestFleetRuns checks runs of init -recursive against the fake registry
+// serving packages large enough to download slowly when told to: each
+// root as a single init leaves it, an interrupted run, one interrupted
+// twice, the progress reported.
+func TestFleetRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fleet test skipped in -short mode (it builds tfdeps)")
 	}
 	e := newFleetEnv(t, "", registrytest.Options{Providers: slowProviders()})
+	for _, tc := range []struct {
+		name string
+		test func(*testing.T, *fleetEnv)
+	}{
+		{"same as single inits", fleetSingleRoots},
+		{"interrupt", fleetInterrupt},
+		{"interrupt twice", fleetInterruptTwice},
+		{"progress", fleetProgress},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.t = t
+			e.fake.ClearFaults()
+			tc.test(t, e)
+		})
+	}
+}
+
+// fleetInterrupt interrupts init -recursive while provider packages
+// download slowly: the run stops starting roots, and every root is left
+// either exactly as it was or as a complete init leaves it.
+func fleetInterrupt(t *testing.T, e *fleetEnv) {
 	// Each root as a complete init leaves it, then as it was.
 	work := e.fresh()
 	for _, r := range e.roots {
@@ -597,13 +616,9 @@ func TestFleetInterrupt(t *testing.T) {
 	t.Logf("after the interrupt: %d roots as they were %v, %d complete %v", len(asWas), asWas, len(done), done)
 }
 
-// TestFleetInterruptTwice: a second interrupt stops the roots under way
-// too (here, downloads that never end).
-func TestFleetInterruptTwice(t *testing.T) {
-	if testing.Short() {
-		t.Skip("fleet test skipped in -short mode (it builds tfdeps)")
-	}
-	e := newFleetEnv(t, "", registrytest.Options{})
+// fleetInterruptTwice: a second interrupt stops the roots under way too
+// (here, downloads that never end).
+func fleetInterruptTwice(t *testing.T, e *fleetEnv) {
 	work := e.fresh()
 	e.fake.ResetRequests()
 	e.fake.Inject(registrytest.Archive, registrytest.Fault{Kind: registrytest.Hang})
@@ -629,16 +644,12 @@ func TestFleetInterruptTwice(t *testing.T) {
 	}
 }
 
-// TestFleetProgress: the packages and bytes a run reports (the live
-// line's figures, and the -json summary's) are those it installed and
+// fleetProgress: the packages and bytes a run reports (the live line's
+// figures, and the -json summary's) are those it installed and
 // downloaded: one package for each provider package installed in a root
 // and each module package fetched, and the bytes of every archive
 // downloaded.
-func TestFleetProgress(t *testing.T) {
-	if testing.Short() {
-		t.Skip("fleet test skipped in -short mode (it builds tfdeps)")
-	}
-	e := newFleetEnv(t, "", registrytest.Options{Providers: slowProviders()})
+func fleetProgress(t *testing.T, e *fleetEnv) {
 	work := e.fresh()
 	before := e.installedPackages(work)
 	e.fake.ResetRequests()
