@@ -566,6 +566,7 @@ func TestFleetRuns(t *testing.T) {
 		{"interrupt", fleetInterrupt},
 		{"interrupt twice", fleetInterruptTwice},
 		{"progress", fleetProgress},
+		{"live line", fleetLiveLine},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e.t = t
@@ -706,6 +707,27 @@ func fleetProgress(t *testing.T, e *fleetEnv) {
 	// it up before the other has cached it).
 	if got := summary.Summary.Packages; got < installed+moduleArchives+1 || got > installed+moduleArchives+2 {
 		t.Errorf("reported %d packages, want %d provider packages installed + %d module archives + the git package fetched", got, installed, moduleArchives)
+	}
+}
+
+// fleetLiveLine: on a terminal (script(1) gives the run one), the live
+// fleet line ends showing every root done and the packages and bytes.
+func fleetLiveLine(t *testing.T, e *fleetEnv) {
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("live line test skipped: no script command to run tfdeps on a terminal")
+	}
+	work := e.fresh()
+	cmd := exec.Command("script", "-qfec", e.tfdeps+" init -recursive", "/dev/null")
+	cmd.Dir, cmd.Env = work, append(e.env(), "TERM=xterm")
+	out, _ := cmd.CombinedOutput()
+	lines := regexp.MustCompile(`Root modules: (\d+)/(\d+) done, (\d+) packages?, (\d+\.\d) MB`).FindAllStringSubmatch(string(out), -1)
+	if len(lines) == 0 {
+		t.Fatalf("no live line in the output:\n%q", out)
+	}
+	last := lines[len(lines)-1]
+	t.Logf("last live line: %s", last[0])
+	if want := fmt.Sprint(len(e.roots)); last[1] != want || last[2] != want || last[3] == "0" || last[4] == "0.0" {
+		t.Errorf("last live line %q: want all %s roots done, packages and bytes", last[0], want)
 	}
 }
 
