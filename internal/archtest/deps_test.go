@@ -54,7 +54,7 @@ var allowed = map[string][]string{
 	"internal/initrun": {"flavour", "addrs", "versions", "config", "lockfile", "cliconfig", "registry", "moduleinstall", "providersource", "providerinstall", "backend", "workdir", "internal/diagrender", "internal/livedisplay", "internal/regfile"},
 	// the fleet shares work between roots; what a root does is passed in
 	"fleet":              {"flavour", "addrs", "versions", "registry", "config", "providerlock", "providersource", "providerinstall", "moduleinstall", "internal/registrytest"},
-	"internal/fleetview": {"fleet", "internal/livedisplay"},
+	"internal/fleetview": {"fleet", "internal/livedisplay", "lockfile", "moduleinstall/manifest"},
 }
 
 // anyModulePackage marks packages that may import every package of the module.

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"flag"
-	"io"
 	"os"
 	"os/signal"
 
@@ -197,13 +196,13 @@ func (g *getRun) recursive(ctx context.Context, fs *flag.FlagSet, ff *fleetFlags
 	}
 	g.opts.Variables = []config.Option{config.WithParseCache(shared.Parses)}
 	f := fleetRun{command: fleetview.Get, parallelism: ff.parallelism, json: jf.json, noColor: noColor}
-	return f.run(ctx, m, roots, func(ctx context.Context, root string, stdout, stderr io.Writer) int {
-		rm := rootMeta(m, stdout, stderr)
+	return f.run(ctx, m, roots, func(ctx context.Context, t *fleet.Task) int {
+		root, rm := t.Root, rootMeta(m, t.Stdout, t.Stderr)
 		rv := *vars
 		rg := &getRun{m: rm, opts: g.opts}
 		rg.opts.Dir = root
 		env := rm.runEnv()
-		env.Dir, env.LiveDisplay = root, nil
+		env.Dir, env.LiveDisplay, env.Progress = root, nil, t.Progress
 		rg.view = initrun.NewGetView(env, noColor, jf.json, nil)
 		defer rg.view.Close()
 		if m.Flavour == flavour.Terraform {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/fleet"
 	"github.com/tfdeps/tfdeps/internal/diagrender"
 	"github.com/tfdeps/tfdeps/internal/fleetview"
 	"github.com/tfdeps/tfdeps/lockfile"
@@ -75,12 +75,16 @@ func runLockVerify(m *Meta, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	f := fleetRun{command: fleetview.LockVerify, parallelism: ff.parallelism}
-	parses := config.NewParseCache(0) // each distinct file parsed once for all roots
-	return f.run(ctx, m, roots, func(_ context.Context, root string, stdout, stderr io.Writer) int {
+	parses := lockVerifyParses() // each distinct file parsed once for all roots
+	return f.run(ctx, m, roots, func(_ context.Context, t *fleet.Task) int {
 		rv := *vars
-		return lockVerifyIn(rootMeta(m, stdout, stderr), fs, &rv, root, config.WithParseCache(parses))
+		return lockVerifyIn(rootMeta(m, t.Stdout, t.Stderr), fs, &rv, t.Root, config.WithParseCache(parses))
 	})
 }
+
+// lockVerifyParses makes a -recursive run's parse cache (tests count its
+// parses).
+var lockVerifyParses = func() *config.ParseCache { return config.NewParseCache(0) }
 
 // lockVerifyIn is lock verify of the root module in dir ("": the working
 // directory), its paths shown as from inside dir.

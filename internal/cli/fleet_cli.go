@@ -1,12 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"path/filepath"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -14,8 +15,6 @@ import (
 	"github.com/tfdeps/tfdeps/fleet"
 	"github.com/tfdeps/tfdeps/internal/fleetview"
 	"github.com/tfdeps/tfdeps/internal/livedisplay"
-	"github.com/tfdeps/tfdeps/lockfile"
-	"github.com/tfdeps/tfdeps/moduleinstall/manifest"
 )
 
 // What init, get and lock verify share with -recursive: every root
@@ -50,70 +49,28 @@ func fleetRoots(m *Meta) ([]string, bool) {
 	return roots, true
 }
 
-// rootFunc does the command's work in one root as the command alone does
-// there, printing to stdout and stderr, and returns its exit code.
-type rootFunc func(ctx context.Context, root string, stdout, stderr io.Writer) int
-
 // fleetRun is how a -recursive command shows its roots.
 type fleetRun struct {
 	command     fleetview.Command
 	parallelism int
-	// json: the run prints -json lines (and each root prints its own,
-	// read for its first error, not shown); noColor is the command's
+	// json: the run prints -json lines; noColor is the command's
 	// -no-color.
 	json, noColor bool
 }
 
-// run calls fn for each root and shows the roots and the table; it
-// returns the exit code.
-func (f fleetRun) run(ctx context.Context, m *Meta, roots []string, fn rootFunc) int {
-	color := !f.noColor && m.Color
-	var live *fleetview.Live
+// run calls fn for each root and shows the roots and the table
+// (fleetview.Run); it returns the exit code.
+func (f fleetRun) run(ctx context.Context, m *Meta, roots []string, fn fleetview.RootFunc) int {
+	var status fleetview.StatusLine
 	if !f.json && liveDisplayWanted(m, f.noColor) {
-		live = fleetview.NewLive(livedisplay.StatusOnTerminal(m.Stdout), len(roots))
+		status = livedisplay.StatusOnTerminal(m.Stdout)
 	}
-	now := time.Now
-	release := func(r fleet.RootResult) {
-		show := func() {
-			if f.json {
-				_ = fleetview.JSONRoot(m.Stdout, r, now())
-				return
-			}
-			_ = fleetview.Release(m.Stdout, m.Stderr, f.command, r, color)
-		}
-		if live != nil {
-			live.Print(show)
-			return
-		}
-		show()
-	}
-	var events func(fleet.Event)
-	if live != nil {
-		events = live.Event
-	}
-	dataDir := m.Getenv("TF_DATA_DIR")
-	sum := fleet.Run(ctx, roots, func(ctx context.Context, t *fleet.Task) fleet.Outcome {
-		var stdout, stderr bytes.Buffer // kept to find the first error
-		code := fn(ctx, t.Root, io.MultiWriter(t.Stdout, &stdout), io.MultiWriter(t.Stderr, &stderr))
-		out := fleet.Outcome{Providers: lockedProviders(t.Root), Modules: installedModules(t.Root, dataDir)}
-		if code != 0 {
-			out.Err = fleetview.FirstError(f.command, stderr.Bytes(), stdout.Bytes(), f.json)
-		}
-		return out
-	}, fleet.Options{Parallelism: f.parallelism, Release: release, Events: events})
-	if live != nil {
-		live.Print(func() {})
-	}
-	if f.json {
-		_ = fleetview.JSONSummary(m.Stdout, sum, now())
-	} else {
-		_, _ = io.WriteString(m.Stdout, "\n")
-		_ = fleetview.Table(m.Stdout, sum)
-	}
-	if !sum.OK() {
-		return 1
-	}
-	return 0
+	work, stop := finishing(ctx, m)
+	defer stop()
+	return fleetview.Run(ctx, work, roots, fn, fleetview.RunOptions{
+		Command: f.command, Parallelism: f.parallelism, JSON: f.json, Color: !f.noColor && m.Color,
+		Stdout: m.Stdout, Stderr: m.Stderr, Status: status, DataDir: m.Getenv("TF_DATA_DIR"),
+	})
 }
 
 // rootMeta is m printing to stdout and stderr, for one root's run.
@@ -158,32 +115,31 @@ func absVarFiles(m *Meta, opts []config.VarOption) error {
 	return nil
 }
 
-// lockedProviders counts the providers root's lock file records.
-func lockedProviders(root string) int {
-	locks, _, diags := lockfile.ReadFile(filepath.Join(root, lockFileName), lockfile.ReadOptions{})
-	if diags.HasErrors() || locks == nil {
-		return 0
-	}
-	return len(locks.Addresses())
-}
-
-// installedModules counts the module calls root's modules.json records.
-func installedModules(root, dataDir string) int {
-	if dataDir == "" {
-		dataDir = ".terraform"
-	}
-	if !filepath.IsAbs(dataDir) {
-		dataDir = filepath.Join(root, dataDir)
-	}
-	mf, err := manifest.Read(filepath.Join(dataDir, "modules", manifest.FileName))
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for key := range mf {
-		if key != "" {
-			n++
+// finishing is the context the roots run with. An interrupt (ctx
+// cancelled) stops the run from starting further roots but lets the
+// roots under way finish, so that every root is left either as it was
+// or complete; a second interrupt cancels the context returned, stopping
+// those roots as an interrupt stops a single init (which may leave a
+// root half initialised, as it does). stop releases the signal.
+func finishing(ctx context.Context, m *Meta) (work context.Context, stop func()) {
+	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt)
+	go func() {
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(m.Stderr, fleetview.InterruptText)
+		case <-work.Done():
+			return
 		}
-	}
-	return n
+		for n := 0; n < 2; n++ { // the first is the one that cancelled ctx
+			select {
+			case <-sig:
+			case <-work.Done():
+				return
+			}
+		}
+		cancel()
+	}()
+	return work, func() { signal.Stop(sig); cancel() }
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"io"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -68,11 +67,12 @@ func runInitRecursive(ctx context.Context, m *Meta, o *initOptions) int {
 	opts := o.runOptions()
 	opts.Input = false // nobody can answer a prompt for one of many roots
 	f := fleetRun{command: fleetview.Init, parallelism: o.parallelism, json: o.json, noColor: o.noColor}
-	return f.run(ctx, m, roots, func(ctx context.Context, root string, stdout, stderr io.Writer) int {
+	return f.run(ctx, m, roots, func(ctx context.Context, t *fleet.Task) int {
 		env := *base
-		env.Dir = root
+		env.Dir = t.Root
 		env.Stdin = strings.NewReader("")
-		env.Stdout, env.Stderr = stdout, stderr
+		env.Stdout, env.Stderr = t.Stdout, t.Stderr
+		env.Progress = t.Progress
 		return initrun.Run(ctx, &env, opts)
 	})
 }

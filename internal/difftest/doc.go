@@ -24,6 +24,12 @@
 //
 //	TFDEPS_REFERENCE_TERRAFORM=/path/to/terraform-1.15.9 go test ./internal/difftest -run TestDifferentialTerraform -v
 //
+// TestFleetReference (fleet_test.go) compares "tfdeps init -recursive" on
+// a generated monorepo with "tofu init" run in each root alone, root by
+// root, and prints "difftest (fleet, tofu): roots identical N / M";
+// TestFleetRuns does the same against single-root "tfdeps init" without a
+// reference binary, and checks interrupted runs and the progress shown.
+//
 // Where tofu's output varies between runs (Go map iteration, goroutine
 // order) the comparison accepts any of tofu's possible outputs: the
 // per-provider progress lines, sourceless errors, runs of JSON

@@ -107,3 +107,8 @@ func firstLine(err error) string {
 func StatusText(done, total, packages int, bytes int64) string {
 	return fmt.Sprintf("  Root modules: %d/%d done, %s, %.1f MB", done, total, plural(packages, "package"), float64(bytes)/1e6)
 }
+
+// InterruptText is printed (to stderr) when a run is interrupted: the
+// roots under way finish, no other starts.
+const InterruptText = "\nInterrupt received: the root modules under way finish, no others start.\n" +
+	"Interrupt again to stop those under way too (which may leave them half initialised)."

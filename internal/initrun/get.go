@@ -30,9 +30,25 @@ func NewGetView(env *Env, noColor, json bool, into io.Writer) View {
 }
 
 // GetEvents are the events of get's module installation, rendered on v
-// in flavour f's words.
+// in flavour f's words, the fetches reported to the Env.Progress of v's
+// Env.
 func GetEvents(v View, f flavour.Flavour) workdir.Events {
-	return workdir.Events{Modules: moduleEvents{view: v, flavour: f}, ModuleFetches: liveModuleFetches(v)}
+	return workdir.Events{Modules: moduleEvents{view: v, flavour: f}, ModuleFetches: newProgress(envOf(v).Progress).moduleFetches(liveModuleFetches(v))}
+}
+
+// envOf is the Env v renders for (an empty one for a view without).
+func envOf(v View) *Env {
+	switch v := v.(type) {
+	case *plainView:
+		return v.m
+	case *liveView:
+		return v.m
+	case *JSONView:
+		return v.m
+	case *teeView:
+		return envOf(v.View)
+	}
+	return &Env{}
 }
 
 // IsHumanView reports whether v shows only the lines for people (no JSON).

@@ -80,6 +80,11 @@ type Env struct {
 	// every load passes, before the run's variable values (e.g. a shared
 	// config.ParseCache).
 	Providers providersource.Source
+	// Progress, when set, hears the run's progress: packages installed
+	// (provider packages installed, module packages fetched) and bytes
+	// downloaded, as they happen (a fleet's live line); it may be called
+	// from several goroutines.
+	Progress func(packages int, bytes int64)
 }
 
 // Version is the emulated product's version.

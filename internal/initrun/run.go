@@ -101,10 +101,11 @@ func (r *initRun) run(ctx context.Context) int {
 	wo.Variables = append(append([]config.Option{}, m.Workdir.Variables...), varOpts...)
 	wo.Upgrade, wo.LockReadOnly, wo.NoGet = r.opts.upgrade, r.opts.lockfile == "readonly", !r.opts.get
 	ev := &initEvents{view: r.view, flavour: m.Flavour}
+	pr := newProgress(m.Progress)
 	r.work = workdir.NewRun(wo, workdir.Events{
 		Modules:       moduleEvents{view: r.view, flavour: m.Flavour, trim: true},
-		ModuleFetches: liveModuleFetches(r.view),
-		Providers:     ev.events(),
+		ModuleFetches: pr.moduleFetches(liveModuleFetches(r.view)),
+		Providers:     pr.providers(ev.events()),
 		LockFile:      r.lockFileEvent,
 		Backend:       r.backendEvent,
 	})
