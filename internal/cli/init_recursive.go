@@ -50,8 +50,10 @@ func runInitRecursive(ctx context.Context, m *Meta, o *initOptions) int {
 	shared, err := fleet.NewShared(fleet.SharedOptions{
 		Providers:      src,
 		Downloader:     base.Registry,
+		ModuleRegistry: base.ModuleRegistry,
 		ModuleCacheDir: base.Workdir.ModuleCacheDir,
 		DownloadBytes:  fleetDownloadBytes,
+		Near:           ".",
 	})
 	if err != nil {
 		newDiagPrinter(m, nil).Print(hcl.Diagnostics{errorDiag("Failed to prepare the shared work", err.Error())})
@@ -62,6 +64,9 @@ func runInitRecursive(ctx context.Context, m *Meta, o *initOptions) int {
 	base.Workdir.Downloader = shared.Downloader
 	base.Workdir.Packages = shared.Packages
 	base.Workdir.ModuleCacheDir = shared.Modules.Dir()
+	if shared.ModuleRegistry != nil {
+		base.ModuleRegistry = shared.ModuleRegistry
+	}
 	base.Workdir.Variables = append(base.Workdir.Variables, config.WithParseCache(shared.Parses))
 	base.LiveDisplay = nil
 	opts := o.runOptions()
