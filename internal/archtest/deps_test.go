@@ -30,6 +30,7 @@ var allowed = map[string][]string{
 	"internal/cloudfake":     {},
 	"internal/tfefake":       {"internal/registrytest"},
 	"internal/ocitest":       {"internal/registrytest"},
+	"internal/ociauth":       {"cliconfig"},
 	"requirements":           {"flavour", "addrs", "versions", "config", "moduleinstall/manifest", "internal/regfile"},
 	"cliconfig":              {"flavour", "addrs", "internal/nesting", "internal/regfile"},
 	"internal/nesting":       {},
