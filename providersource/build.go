@@ -116,7 +116,7 @@ func explicitSource(pi *cliconfig.ProviderInstallation, opts BuildOptions) (Mult
 }
 
 // methodSource returns the source of one method, or nil (with a diagnostic
-// when the method is invalid; oci_mirror was reported by cliconfig).
+// when the method is invalid).
 func methodSource(method *cliconfig.InstallationMethod, opts BuildOptions) (Source, *hcl.Diagnostic) {
 	switch method.Kind {
 	case cliconfig.MethodDirect:
@@ -133,6 +133,8 @@ func methodSource(method *cliconfig.InstallationMethod, opts BuildOptions) (Sour
 			mo.Settings, mo.Credentials = opts.Registry.Settings(), opts.Registry.Credentials()
 		}
 		return NewNetworkMirror(u, mo), nil
+	case cliconfig.MethodOCIMirror:
+		return NewOCIMirror(method.OCIRepository, ociClients(opts)), nil
 	}
 	return nil, nil
 }

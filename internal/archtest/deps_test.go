@@ -37,7 +37,7 @@ var allowed = map[string][]string{
 	"internal/regfile":       {},
 	"registry":               {"flavour", "addrs", "versions", "hashes", "moduleaddr", "internal/nesting"},
 	"internal/registrytest":  {"flavour", "addrs", "versions", "hashes", "moduleaddr"},
-	"providersource":         {"flavour", "addrs", "versions", "hashes", "registry", "cliconfig", "internal/nesting"},
+	"providersource":         {"flavour", "addrs", "versions", "hashes", "registry", "cliconfig", "internal/nesting", "internal/ociauth"},
 	"internal/inflate":       {},
 	"providerinstall":        {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "internal/inflate"},
 	"providermirror":         {"flavour", "addrs", "versions", "hashes", "providersource", "registry", "config", "lockfile", "requirements"},

@@ -241,6 +241,26 @@ var ErrNotFound = errors.New("no credentials configured")
 // as a whole) on domain (host[:port]). It returns ErrNotFound when nothing
 // applies; errors of candidate configurations are returned joined.
 func (p *Policy) Lookup(ctx context.Context, domain, repo string) (auth.Credential, error) {
+	best, err := p.choose(domain, repo)
+	if err != nil {
+		return auth.EmptyCredential, err
+	}
+	return p.credential(ctx, best)
+}
+
+// Check reports the errors Lookup would meet while choosing the source of
+// the credentials, without running any helper; ErrNotFound is no error.
+func (p *Policy) Check(domain, repo string) error {
+	if p == nil {
+		return nil
+	}
+	if _, err := p.choose(domain, repo); err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	return nil
+}
+
+func (p *Policy) choose(domain, repo string) (*candidate, error) {
 	var best *candidate
 	var errs error
 	for _, c := range p.configs {
@@ -254,21 +274,22 @@ func (p *Policy) Lookup(ctx context.Context, domain, repo string) (auth.Credenti
 			}
 		}
 	}
-	if best == nil {
-		if errs != nil {
-			return auth.EmptyCredential, errs
-		}
-		return auth.EmptyCredential, fmt.Errorf("%w for %s/%s", ErrNotFound, domain, repo)
-	}
 	if errs != nil {
-		return auth.EmptyCredential, errs
+		return nil, errs
 	}
-	if best.helper == "" {
-		return best.cred, nil
+	if best == nil {
+		return nil, fmt.Errorf("%w for %s/%s", ErrNotFound, domain, repo)
 	}
-	user, secret, err := p.runHelper(ctx, best.helper, best.serverURL)
+	return best, nil
+}
+
+func (p *Policy) credential(ctx context.Context, c *candidate) (auth.Credential, error) {
+	if c.helper == "" {
+		return c.cred, nil
+	}
+	user, secret, err := p.runHelper(ctx, c.helper, c.serverURL)
 	if err != nil {
-		return auth.EmptyCredential, fmt.Errorf("from %q credential helper: %w", best.helper, err)
+		return auth.EmptyCredential, fmt.Errorf("from %q credential helper: %w", c.helper, err)
 	}
 	return auth.Credential{Username: user, Password: secret}, nil
 }
