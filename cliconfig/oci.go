@@ -428,4 +428,3 @@ func splitProviderPattern(raw string) (host, ns, typ string, ok bool) {
 	}
 	return host, ns, typ, true
 }
-

@@ -182,9 +182,9 @@ func TestProviderInstallation(t *testing.T) {
 			wantErr: []string{`E: Invalid oci_mirror repository template | Invalid oci_mirror block at 2:14: template must refer to the "hostname" symbol unless the "include" argument selects exactly one registry hostname.`},
 		},
 		{
-			name: "oci_mirror template with unknown symbol and no repository",
-			src:  "provider_installation {\n  oci_mirror {\n    repository_template = \"${foo}\"\n    include = [\"example.com/a/b\"]\n  }\n}\n",
-			want: []*ProviderInstallation{{}},
+			name:    "oci_mirror template with unknown symbol and no repository",
+			src:     "provider_installation {\n  oci_mirror {\n    repository_template = \"${foo}\"\n    include = [\"example.com/a/b\"]\n  }\n}\n",
+			want:    []*ProviderInstallation{{}},
 			wantErr: []string{`E: Invalid oci_mirror repository template | Invalid oci_mirror block at 2:14: the symbol "foo" is not available for an OCI mirror repository address template. Only "hostname", "namespace", and "type" are available.`},
 		},
 		{

@@ -154,13 +154,13 @@ func ociProviderCases(reg *fakeRegistry, host, privateHost string) []testCase {
 			files: map[string]string{"main.tf": ociRequire("thing", "1.5.0")}, steps: []step{{"init", "-no-color"}, {"init", "-json"}}},
 		{name: "oci/locked-wrong-hash", fake: reg, cliConfig: ociMirror(host, ""),
 			files: map[string]string{
-				"main.tf": ociRequire("thing", "1.0.0"),
+				"main.tf":             ociRequire("thing", "1.0.0"),
 				".terraform.lock.hcl": "provider \"registry.opentofu.org/ocins/thing\" {\n  version = \"1.0.0\"\n  hashes = [\n    \"zh:0000000000000000000000000000000000000000000000000000000000000000\",\n  ]\n}\n",
 			},
 			steps: []step{{"init", "-no-color"}}},
 		{name: "oci/locked-h1-only", fake: reg, cliConfig: ociMirror(host, ""),
 			files: map[string]string{
-				"main.tf": ociRequire("thing", "1.0.0"),
+				"main.tf":             ociRequire("thing", "1.0.0"),
 				".terraform.lock.hcl": "provider \"registry.opentofu.org/ocins/thing\" {\n  version = \"1.0.0\"\n  hashes = [\n    \"h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\",\n  ]\n}\n",
 			},
 			steps: []step{{"init", "-no-color"}}},
