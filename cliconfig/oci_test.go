@@ -63,9 +63,9 @@ func TestOCICredentialsBlocks(t *testing.T) {
 			wantErr: []string{"E: Invalid oci_credentials block | The oci_credentials block at 1:36 has an invalid block label: invalid reference: artifact tag or digest not allowed."},
 		},
 		{
-			name: "defaults",
-			path: "/etc/tofu/main.tfrc",
-			src:  "oci_default_credentials {\n  docker_style_config_files = [\"/foo/bar/auth.json\", \"rel.json\"]\n  docker_credentials_helper = \"osxkeychain\"\n}\n",
+			name:        "defaults",
+			path:        "/etc/tofu/main.tfrc",
+			src:         "oci_default_credentials {\n  docker_style_config_files = [\"/foo/bar/auth.json\", \"rel.json\"]\n  docker_credentials_helper = \"osxkeychain\"\n}\n",
 			wantDefault: []*OCIDefaultCredentials{{DiscoverAmbientCredentials: true, DockerStyleConfigFiles: []string{"/foo/bar/auth.json", "/etc/tofu/rel.json"}, DefaultDockerCredentialHelper: "osxkeychain"}},
 		},
 		{
