@@ -134,7 +134,11 @@ func methodSource(method *cliconfig.InstallationMethod, opts BuildOptions) (Sour
 		}
 		return NewNetworkMirror(u, mo), nil
 	case cliconfig.MethodOCIMirror:
-		return NewOCIMirror(method.OCIRepository, ociClients(opts)), nil
+		m := NewOCIMirror(method.OCIRepository, ociClients(opts))
+		if opts.Registry != nil {
+			m.Idle = opts.Registry.Settings().DownloadIdleTimeout()
+		}
+		return m, nil
 	}
 	return nil, nil
 }

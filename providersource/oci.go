@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 	"oras.land/oras-go/v2/errdef"
@@ -55,6 +56,10 @@ type OCIMirror struct {
 	clientFor OCIClientFunc
 	// PlainHTTP talks http instead of https (tests only).
 	PlainHTTP bool
+	// Idle bounds waiting: a metadata request (ping, tags, manifests) must
+	// finish, and a package download must receive bytes, within it
+	// (registry.DefaultDownloadIdleTimeout when zero).
+	Idle time.Duration
 
 	mu    sync.Mutex
 	repos map[string]*ociRepo
@@ -85,6 +90,35 @@ func OCIClient(settings registry.Settings, cred auth.CredentialFunc) *auth.Clien
 		c.Header = http.Header{"User-Agent": {settings.UserAgent}}
 	}
 	return c
+}
+
+func (m *OCIMirror) idle() time.Duration {
+	if m.Idle > 0 {
+		return m.Idle
+	}
+	return registry.DefaultDownloadIdleTimeout
+}
+
+// bounded limits a metadata exchange to the idle time, so that a registry
+// that stops answering fails the command instead of hanging it.
+func (m *OCIMirror) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	d := m.idle()
+	return context.WithTimeoutCause(ctx, d, &errStalled{fmt.Sprintf("no answer from the OCI registry within %s (the limit %s sets)", d, registry.EnvDownloadIdleTimeout)})
+}
+
+// errStalled marks the cause of a bounded exchange that ran out of time.
+type errStalled struct{ msg string }
+
+func (e *errStalled) Error() string { return e.msg }
+
+// stalledCause replaces err by the idle limit's explanation when that limit
+// (not the caller) ended the exchange.
+func stalledCause(ctx context.Context, err error) error {
+	var s *errStalled
+	if err != nil && errors.As(context.Cause(ctx), &s) {
+		return s
+	}
+	return err
 }
 
 // ForDisplay is OpenTofu's fixed name for these sources.
@@ -140,7 +174,10 @@ func (m *OCIMirror) open(ctx context.Context, domain, name string) (*remote.Repo
 // AvailableVersions lists the tags that are versions ("_" standing for
 // "+"); others are ignored. A repository that does not exist means the
 // mirror does not have the provider.
-func (m *OCIMirror) AvailableVersions(ctx context.Context, provider addrs.Provider) (versions.List, Warnings, error) {
+func (m *OCIMirror) AvailableVersions(ctx context.Context, provider addrs.Provider) (_ versions.List, _ Warnings, err error) {
+	ctx, cancel := m.bounded(ctx)
+	defer cancel()
+	defer func() { err = stalledCause(ctx, err) }()
 	r, err := m.repository(ctx, provider)
 	if err != nil {
 		return nil, nil, err
@@ -188,7 +225,10 @@ func ociRepoMissing(err error) bool {
 
 // PackageMeta resolves the version's tag, reads the index manifest, picks
 // the target platform's manifest and its zip layer.
-func (m *OCIMirror) PackageMeta(ctx context.Context, provider addrs.Provider, version versions.Version, target addrs.Platform) (PackageMeta, error) {
+func (m *OCIMirror) PackageMeta(ctx context.Context, provider addrs.Provider, version versions.Version, target addrs.Platform) (_ PackageMeta, err error) {
+	ctx, cancel := m.bounded(ctx)
+	defer cancel()
+	defer func() { err = stalledCause(ctx, err) }()
 	r, err := m.repository(ctx, provider)
 	if err != nil {
 		return PackageMeta{}, err
@@ -222,7 +262,7 @@ func (m *OCIMirror) PackageMeta(ctx context.Context, provider addrs.Provider, ve
 		Version:        version,
 		TargetPlatform: target,
 		Filename:       fmt.Sprintf("terraform-provider-%s_%s_%s_%s.zip", provider.Type, version, target.OS, target.Arch),
-		Location:       OCIBlob{repo: r.repo, Domain: r.domain, Repository: r.name, desc: layer},
+		Location:       OCIBlob{repo: r.repo, Domain: r.domain, Repository: r.name, desc: layer, idle: m.idle()},
 		Authentication: &MirrorAuthentication{Platform: target, Hashes: []hashes.Hash{zh}, Flavour: flavour.OpenTofu},
 	}, nil
 }

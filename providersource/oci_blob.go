@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 	"oras.land/oras-go/v2/registry/remote"
@@ -24,6 +25,7 @@ type OCIBlob struct {
 
 	repo *remote.Repository
 	desc ocispec.Descriptor
+	idle time.Duration
 }
 
 func (OCIBlob) isLocation() {}
@@ -62,8 +64,20 @@ func (b OCIBlob) fetch(ctx context.Context, dir string) (*registry.Archive, erro
 	if _, err := ociZipHash(b.desc); err != nil {
 		return nil, fmt.Errorf("cannot verify package contents: %w", err)
 	}
+	idle := b.idle
+	if idle <= 0 {
+		idle = registry.DefaultDownloadIdleTimeout
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stalled := fmt.Errorf("%s: no data received for %s (the limit %s sets)", b.Domain, idle, registry.EnvDownloadIdleTimeout)
+	timer := time.AfterFunc(idle, func() { cancel(stalled) })
+	defer timer.Stop()
 	rc, err := b.repo.Fetch(ctx, b.desc)
 	if err != nil {
+		if context.Cause(ctx) == stalled {
+			return nil, stalled
+		}
 		return nil, err
 	}
 	defer rc.Close()
@@ -79,8 +93,11 @@ func (b OCIBlob) fetch(ctx context.Context, dir string) (*registry.Archive, erro
 		}
 	}()
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(f, h), &ctxReader{ctx: ctx, r: io.LimitReader(rc, b.desc.Size)})
+	n, err := io.Copy(io.MultiWriter(f, h), &ctxReader{ctx: ctx, r: io.LimitReader(rc, b.desc.Size), timer: timer, idle: idle})
 	if err != nil {
+		if context.Cause(ctx) == stalled {
+			return nil, stalled
+		}
 		return nil, err
 	}
 	if n < b.desc.Size {
@@ -98,17 +115,24 @@ func (b OCIBlob) fetch(ctx context.Context, dir string) (*registry.Archive, erro
 	return a, nil
 }
 
-// ctxReader stops reading once ctx is done.
+// ctxReader stops reading once ctx is done and restarts the idle timer
+// whenever bytes arrive.
 type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
+	ctx   context.Context
+	r     io.Reader
+	timer *time.Timer
+	idle  time.Duration
 }
 
 func (c *ctxReader) Read(p []byte) (int, error) {
 	if err := c.ctx.Err(); err != nil {
 		return 0, err
 	}
-	return c.r.Read(p)
+	n, err := c.r.Read(p)
+	if n > 0 {
+		c.timer.Reset(c.idle)
+	}
+	return n, err
 }
 
 func readLimited(r io.Reader, size int64) ([]byte, error) {

@@ -3,9 +3,12 @@ package providersource
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"oras.land/oras-go/v2/registry/remote"
 	"oras.land/oras-go/v2/registry/remote/auth"
@@ -179,4 +182,29 @@ func mustVersion(t testing.TB, s string) versions.Version {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// TestOCIMirrorStalledRegistry: a registry that accepts connections and
+// never answers fails the query after the idle limit instead of hanging.
+func TestOCIMirrorStalledRegistry(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	host := strings.TrimPrefix(srv.URL, "http://")
+	m := NewOCIMirror(
+		func(p addrs.Provider) (string, string, error) { return host, p.Namespace + "/" + p.Type, nil },
+		func(context.Context, string, string) (remote.Client, error) {
+			return &auth.Client{Client: srv.Client()}, nil
+		})
+	m.PlainHTTP, m.Idle = true, 200*time.Millisecond
+	_, _, err := m.AvailableVersions(context.Background(), addrs.NewProvider(addrs.DefaultProviderRegistryHost, "acme", "thing"))
+	if err == nil || err.Error() != "no answer from the OCI registry within 200ms (the limit TFDEPS_DOWNLOAD_IDLE_TIMEOUT sets)" {
+		t.Errorf("got %v", err)
+	}
 }
