@@ -6,10 +6,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/opencontainers/go-digest"
+	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 	"oras.land/oras-go/v2/registry/remote"
 	"oras.land/oras-go/v2/registry/remote/auth"
 
@@ -206,5 +209,41 @@ func TestOCIMirrorStalledRegistry(t *testing.T) {
 	_, _, err := m.AvailableVersions(context.Background(), addrs.NewProvider(addrs.DefaultProviderRegistryHost, "acme", "thing"))
 	if err == nil || err.Error() != "no answer from the OCI registry within 200ms (the limit TFDEPS_DOWNLOAD_IDLE_TIMEOUT sets)" {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestOCIBlobStalledDownload: a blob download that stops sending bytes
+// fails after the idle limit, leaving nothing behind.
+func TestOCIBlobStalledDownload(t *testing.T) {
+	zip := ocitest.ProviderZip("thing", "v1")
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(zip)))
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(zip[:10])
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	host := strings.TrimPrefix(srv.URL, "http://")
+	repo, err := remote.NewRepository(host + "/acme/thing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo.PlainHTTP, repo.Client = true, srv.Client()
+	blob := OCIBlob{Domain: host, Repository: "acme/thing", repo: repo, idle: 300 * time.Millisecond,
+		desc: ocispec.Descriptor{MediaType: "archive/zip", Digest: digest.Digest(ocitest.Digest(zip)), Size: int64(len(zip))}}
+	dir := t.TempDir()
+	_, err = blob.Fetch(context.Background(), dir, linuxAMD64)
+	want := "fetching provider package blob " + ocitest.Digest(zip) + ": " + host + ": no data received for 300ms (the limit TFDEPS_DOWNLOAD_IDLE_TIMEOUT sets)"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
 	}
 }
