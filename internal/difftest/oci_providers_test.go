@@ -86,6 +86,17 @@ func TestDifferentialOCIProviders(t *testing.T) {
 	}
 	reg := &fakeRegistry{caFile: caFile, cliConfig: fake.cliConfig}
 
+	// A credential helper program both find on PATH.
+	bin := filepath.Join(tmp, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	helper := "#!/bin/sh\nread url\necho '{\"ServerURL\":\"'$url'\",\"Username\":\"robot\",\"Secret\":\"s3cret\"}'\n"
+	if err := os.WriteFile(filepath.Join(bin, "docker-credential-ocitest"), []byte(helper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+
 	cases := ociProviderCases(reg, open.Host, private.Host)
 	compareCases(t, program{name: "tofu", path: tofu}, program{name: "tfdeps", path: tfdeps}, cases, tmp, nil)
 
@@ -113,22 +124,25 @@ func TestDifferentialOCIProviders(t *testing.T) {
 // ociExpect lists, per case, texts its first step's output (and files)
 // must contain.
 var ociExpect = map[string][]string{
-	"oci/fresh":                   {"Installed ocins/thing v2.0.0 (verified checksum)", ".terraform.lock.hcl"},
-	"oci/constraints-over-tags":   {"Installed ocins/thing v1.1.0"},
-	"oci/prerelease-tag":          {"Installed ocins/thing v1.2.0-beta1"},
-	"oci/missing-tag":             {"no available releases match the given"},
-	"oci/locked-wrong-hash":       {"doesn't match any of the checksums"},
-	"oci/platform-missing":        {"does not have a package"},
-	"oci/wrong-artifact-type":     {"application/vnd.opentofu.modulepkg"},
-	"oci/two-layers":              {"ambiguous manifest declares"},
-	"oci/tampered-blob":           {"provider package does not match digest"},
-	"oci/mixed-methods":           {"Installed ocins/thing v1.0.0", "Installed hashicorp/null"},
-	"oci/credentials-missing":     {"basic credential not found"},
-	"oci/credentials-block":       {"Installed ocins/secret v1.0.0"},
-	"oci/credentials-wrong":       {"401"},
-	"oci/credentials-docker-file": {"Installed ocins/secret v1.0.0"},
-	"oci/bad-template":            {"Invalid oci_mirror repository template"},
-	"oci/bad-credentials-block":   {"Invalid oci_credentials block", "Invalid oci_default_credentials block"},
+	"oci/fresh":                      {"Installed ocins/thing v2.0.0 (verified checksum)", ".terraform.lock.hcl"},
+	"oci/constraints-over-tags":      {"Installed ocins/thing v1.1.0"},
+	"oci/prerelease-tag":             {"Installed ocins/thing v1.2.0-beta1"},
+	"oci/missing-tag":                {"no available releases match the given"},
+	"oci/locked-wrong-hash":          {"doesn't match any of the checksums"},
+	"oci/platform-missing":           {"does not have a package"},
+	"oci/wrong-artifact-type":        {"application/vnd.opentofu.modulepkg"},
+	"oci/two-layers":                 {"ambiguous manifest declares"},
+	"oci/tampered-blob":              {"provider package does not match digest"},
+	"oci/mixed-methods":              {"Installed ocins/thing v1.0.0", "Installed hashicorp/null"},
+	"oci/credentials-missing":        {"basic credential not found"},
+	"oci/credentials-block":          {"Installed ocins/secret v1.0.0"},
+	"oci/credentials-wrong":          {"401"},
+	"oci/credentials-docker-file":    {"Installed ocins/secret v1.0.0"},
+	"oci/bad-template":               {"Invalid oci_mirror repository template"},
+	"oci/credentials-helper-block":   {"Installed ocins/secret v1.0.0"},
+	"oci/credentials-helper-missing": {"credential helper"},
+	"oci/credentials-file-helpers":   {"Installed ocins/secret v1.0.0"},
+	"oci/bad-credentials-block":      {"Invalid oci_credentials block", "Invalid oci_default_credentials block"},
 }
 
 func ociRequire(name, constraint string) string {
@@ -190,6 +204,19 @@ func ociProviderCases(reg *fakeRegistry, host, privateHost string) []testCase {
 			files: map[string]string{
 				"main.tf":   ociRequire("secret", "1.0.0"),
 				"auth.json": fmt.Sprintf(`{"auths":{%q:{"auth":%q}}}`, privateHost, auth),
+			},
+			steps: []step{{"init", "-no-color"}}},
+		{name: "oci/credentials-helper-block", fake: reg,
+			cliConfig: ociMirror(privateHost, "") + fmt.Sprintf("oci_credentials %q {\n  docker_credentials_helper = \"ocitest\"\n}\n", privateHost),
+			files:     map[string]string{"main.tf": ociRequire("secret", "1.0.0")}, steps: []step{{"init", "-no-color"}}},
+		{name: "oci/credentials-helper-missing", fake: reg,
+			cliConfig: ociMirror(privateHost, "") + "oci_default_credentials {\n  docker_credentials_helper = \"absent\"\n}\n",
+			files:     map[string]string{"main.tf": ociRequire("secret", "1.0.0")}, steps: []step{{"init", "-no-color"}}},
+		{name: "oci/credentials-file-helpers", fake: reg,
+			cliConfig: ociMirror(privateHost, "") + "oci_default_credentials {\n  docker_style_config_files = [\"work/auth.json\"]\n}\n",
+			files: map[string]string{
+				"main.tf":   ociRequire("secret", "1.0.0"),
+				"auth.json": fmt.Sprintf(`{"credHelpers":{%q:"ocitest"},"credsStore":"absent"}`, privateHost),
 			},
 			steps: []step{{"init", "-no-color"}}},
 		{name: "oci/bad-template", fake: reg,
