@@ -29,6 +29,8 @@ require (
 	github.com/johannesboyne/gofakes3 v1.2.0
 	github.com/klauspost/compress v1.20.4
 	github.com/mitchellh/go-wordwrap v1.0.1
+	github.com/opencontainers/go-digest v1.0.0
+	github.com/opencontainers/image-spec v1.1.1
 	github.com/opentofu/registry-address/v2 v2.0.0-20260307135325-45f3562374e4
 	github.com/opentofu/svchost v0.0.0-20250610175836-86c9e5e3d8c8
 	github.com/prometheus/client_golang v1.25.0
@@ -45,6 +47,7 @@ require (
 	golang.org/x/text v0.42.0
 	golang.org/x/tools v0.51.0
 	google.golang.org/api v0.297.0
+	oras.land/oras-go/v2 v2.7.0
 )
 
 require (

@@ -31,6 +31,12 @@ type Config struct {
 	// file order. Only the first is used; see Installation.
 	ProviderInstallation []*ProviderInstallation
 
+	// OCIDefaultCredentials holds every oci_default_credentials block
+	// (OpenTofu allows one); see OCIDefaults.
+	OCIDefaultCredentials []*OCIDefaultCredentials
+	// OCICredentials holds every oci_credentials block, in file order.
+	OCICredentials []*OCICredentials
+
 	// RegistryProtocols holds the effective registry protocol settings
 	// (environment, main file, directory files, defaults).
 	RegistryProtocols RegistryProtocols
@@ -92,6 +98,8 @@ func (c *Config) merge(other *Config) *Config {
 	}
 	out.ProviderInstallation = append(out.ProviderInstallation, c.ProviderInstallation...)
 	out.ProviderInstallation = append(out.ProviderInstallation, other.ProviderInstallation...)
+	out.OCIDefaultCredentials = append(append(out.OCIDefaultCredentials, c.OCIDefaultCredentials...), other.OCIDefaultCredentials...)
+	out.OCICredentials = append(append(out.OCICredentials, c.OCICredentials...), other.OCICredentials...)
 	return out
 }
 
@@ -128,6 +136,7 @@ func (c *Config) validate(o Options) hcl.Diagnostics {
 	if len(c.ProviderInstallation) > 1 {
 		diags = append(diags, errorDiag("No more than one provider_installation block may be specified", ""))
 	}
+	diags = append(diags, c.validateOCICredentials()...)
 	if c.PluginCacheDir != "" {
 		if _, err := os.Stat(o.rooted(c.PluginCacheDir)); err != nil {
 			diags = append(diags, errorDiag(fmt.Sprintf("The specified plugin cache dir %s cannot be opened: %s", c.PluginCacheDir, err), ""))

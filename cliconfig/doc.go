@@ -7,9 +7,12 @@
 //
 // It decodes plugin_cache_dir, plugin_cache_may_break_dependency_lock_file,
 // host and credentials blocks (credentials.tfrc.json included),
-// registry_protocols and provider_installation (direct, filesystem_mirror,
-// network_mirror with trust_all_hashes, dev_overrides; oci_mirror and
-// credentials helpers are parsed and reported as unsupported). It also knows
+// registry_protocols, provider_installation (direct, filesystem_mirror,
+// network_mirror with trust_all_hashes, oci_mirror with its checked
+// repository_template, dev_overrides), and the OCI registry credentials
+// blocks oci_credentials and oci_default_credentials (internal/ociauth turns
+// them into a credentials policy); credentials helpers are parsed and
+// reported as unsupported. The Terraform flavour knows no OCI setting. It also knows
 // where the implied local plugin directories are and stores the -plugin-dir
 // list of init in the data directory. Credentials blocks are handed to the
 // registry client (which also reads TF_TOKEN_* variables) as tokens by label.

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tfdeps/tfdeps/addrs"
 )
 
 // FuzzLoadCLIConfig feeds arbitrary bytes to the CLI configuration reader,
@@ -31,5 +33,14 @@ func FuzzLoadCLIConfig(f *testing.F) {
 		_ = merged.HostServices()
 		_ = merged.Tokens()
 		_ = merged.CredentialsHelperName()
+		_ = merged.validateOCICredentials()
+		_ = merged.OCIDefaults()
+		if pi := merged.Installation(); pi != nil {
+			for _, m := range pi.Methods {
+				if m.Kind == MethodOCIMirror {
+					_, _, _ = m.OCIRepository(addrs.NewProvider("example.com", "ns", "type"))
+				}
+			}
+		}
 	})
 }

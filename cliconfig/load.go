@@ -147,15 +147,25 @@ func parseConfig(o Options, path string, src []byte) (*Config, hcl.Diagnostics) 
 	cfg.PluginCacheMayBreakDependencyLockFile = body.PluginCacheMayBreakDependencyLockFile
 	cfg.Hosts, cfg.Credentials, cfg.CredentialsHelpers = body.Hosts, body.Credentials, body.CredentialsHelpers
 
-	pi, piDiags := decodeProviderInstallation(root)
+	terraform := o.Flavour == flavour.Terraform
+	pi, piDiags := decodeProviderInstallation(root, terraform)
 	diags = append(diags, piDiags...)
 	cfg.ProviderInstallation = pi
+	if !terraform {
+		// Terraform has no OCI settings; it ignores these blocks.
+		dc, dcDiags := decodeOCIDefaultCredentials(root, path)
+		diags = append(diags, dcDiags...)
+		cfg.OCIDefaultCredentials = dc
+		oc, ocDiags := decodeOCICredentials(root)
+		diags = append(diags, ocDiags...)
+		cfg.OCICredentials = oc
+	}
 
 	rp, rpDiags := decodeRegistryProtocols(root)
 	diags = append(diags, rpDiags...)
 	cfg.registryProtocols = rp
 
-	diags = append(diags, unsupportedSettings(path, body, root)...)
+	diags = append(diags, unsupportedSettings(path, body)...)
 	if cfg.PluginCacheDir != "" {
 		cfg.PluginCacheDir = o.expandEnv(cfg.PluginCacheDir)
 	}
@@ -173,18 +183,11 @@ func envConfig(o Options) *Config {
 
 // unsupportedSettings reports settings OpenTofu honours but tfdeps does not,
 // so that they are never silently ignored.
-func unsupportedSettings(path string, body fileBody, root *ast.ObjectList) hcl.Diagnostics {
+func unsupportedSettings(path string, body fileBody) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, name := range sortedKeys(body.CredentialsHelpers) {
 		diags = append(diags, warningDiag("Credentials helpers are not supported",
 			fmt.Sprintf("The credentials_helper %q block in %s cannot be used: tfdeps does not run credentials helpers. Give tokens in credentials blocks or TF_TOKEN_ environment variables instead.", name, path)))
-	}
-	for _, item := range root.Items {
-		switch name := itemName(item); name {
-		case "oci_default_credentials", "oci_credentials":
-			diags = append(diags, warningDiag("OCI registry credentials are not supported",
-				fmt.Sprintf("The %s block in %s is ignored: tfdeps does not install providers from OCI registries.", name, path)))
-		}
 	}
 	return diags
 }

@@ -197,7 +197,7 @@ func TestReadAndParseErrors(t *testing.T) {
 		"E: Error parsing DIR/2-syntax.tfrc: At 2:2: object expected closing RBRACE got: EOF",
 		`W: Credentials helpers are not supported | The credentials_helper "a" block in DIR/4-helpers.tfrc cannot be used: tfdeps does not run credentials helpers. Give tokens in credentials blocks or TF_TOKEN_ environment variables instead.`,
 		`W: Credentials helpers are not supported | The credentials_helper "b" block in DIR/4-helpers.tfrc cannot be used: tfdeps does not run credentials helpers. Give tokens in credentials blocks or TF_TOKEN_ environment variables instead.`,
-		"W: OCI registry credentials are not supported | The oci_credentials block in DIR/6-install.tfrc is ignored: tfdeps does not install providers from OCI registries.",
+		"E: Invalid oci_credentials block | The oci_credentials block at 3:21 must set either username+password, access_token+refresh_token, or docker_credentials_helper.",
 		"E: Error reading DIR/7-dir.tfrc: read DIR/7-dir.tfrc: is a directory",
 		"E: Invalid registry_protocols block | The registry_protocols item at 1:1 must have an open brace after the block type.",
 		`E: The host "xn--caf-dma.fr" block has an invalid hostname: hostname label "xn--caf-dma" specified in punycode format; service hostnames must be given in unicode`,

@@ -28,8 +28,7 @@ const (
 	MethodDirect           MethodKind = "direct"
 	MethodFilesystemMirror MethodKind = "filesystem_mirror"
 	MethodNetworkMirror    MethodKind = "network_mirror"
-	// MethodOCIMirror is parsed and reported as unsupported; source
-	// construction skips it.
+	// MethodOCIMirror installs from OCI registries (OpenTofu only).
 	MethodOCIMirror MethodKind = "oci_mirror"
 )
 
@@ -46,6 +45,8 @@ type InstallationMethod struct {
 	DownloadRetryCount *int
 	// TrustAllHashes is network_mirror's trust_all_hashes.
 	TrustAllHashes bool
+
+	ociTemplate *ociTemplate
 }
 
 // The bodies of the method blocks, decoded by the HCL 1 decoder; keys other
@@ -77,8 +78,8 @@ type ociMirrorBody struct {
 }
 
 // decodeProviderInstallation decodes every provider_installation block of a
-// file's root object list.
-func decodeProviderInstallation(root *ast.ObjectList) ([]*ProviderInstallation, hcl.Diagnostics) {
+// file's root object list; terraform makes oci_mirror an unknown method.
+func decodeProviderInstallation(root *ast.ObjectList, terraform bool) ([]*ProviderInstallation, hcl.Diagnostics) {
 	var ret []*ProviderInstallation
 	var diags hcl.Diagnostics
 	for _, block := range root.Items {
@@ -101,14 +102,14 @@ func decodeProviderInstallation(root *ast.ObjectList) ([]*ProviderInstallation, 
 				fmt.Sprintf("The provider_installation block at %s must not be introduced with an equals sign.", block.Pos())))
 			continue
 		}
-		pi, moreDiags := decodeInstallationMethods(block, body.List, isJSON)
+		pi, moreDiags := decodeInstallationMethods(block, body.List, isJSON, terraform)
 		diags = append(diags, moreDiags...)
 		ret = append(ret, pi)
 	}
 	return ret, diags
 }
 
-func decodeInstallationMethods(block *ast.ObjectItem, list *ast.ObjectList, isJSON bool) (*ProviderInstallation, hcl.Diagnostics) {
+func decodeInstallationMethods(block *ast.ObjectItem, list *ast.ObjectList, isJSON, terraform bool) (*ProviderInstallation, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	pi := &ProviderInstallation{}
 	mustBeBlocks := fmt.Sprintf("The items inside the provider_installation block at %s must all be blocks.", block.Pos())
@@ -131,7 +132,7 @@ func decodeInstallationMethods(block *ast.ObjectItem, list *ast.ObjectList, isJS
 			diags = append(diags, decodeDevOverrides(pi, block, item, body)...)
 			continue
 		}
-		m, moreDiags := decodeMethod(MethodKind(kind), block, item, body)
+		m, moreDiags := decodeMethod(MethodKind(kind), block, item, body, terraform)
 		diags = append(diags, moreDiags...)
 		if m != nil {
 			pi.Methods = append(pi.Methods, m)
@@ -142,12 +143,15 @@ func decodeInstallationMethods(block *ast.ObjectItem, list *ast.ObjectList, isJS
 
 // decodeMethod decodes one method block other than dev_overrides. It returns
 // nil when the block is invalid.
-func decodeMethod(kind MethodKind, block, item *ast.ObjectItem, body *ast.ObjectType) (*InstallationMethod, hcl.Diagnostics) {
+func decodeMethod(kind MethodKind, block, item *ast.ObjectItem, body *ast.ObjectType, terraform bool) (*InstallationMethod, hcl.Diagnostics) {
 	const summary = "Invalid provider_installation method block"
 	switch kind {
 	case MethodDirect, MethodFilesystemMirror, MethodNetworkMirror:
 	case MethodOCIMirror:
-		return decodeOCIMirror(item, body)
+		if !terraform {
+			return decodeOCIMirror(body)
+		}
+		fallthrough
 	default:
 		return nil, hcl.Diagnostics{errorDiag(summary,
 			fmt.Sprintf("Unknown provider installation method %q at %s.", string(kind), item.Pos()))}
@@ -184,10 +188,10 @@ func decodeMethod(kind MethodKind, block, item *ast.ObjectItem, body *ast.Object
 	}
 }
 
-// decodeOCIMirror checks an oci_mirror block as OpenTofu does, then reports
-// that tfdeps cannot install from OCI registries. The method is kept (so
-// callers can see it) but is never used.
-func decodeOCIMirror(item *ast.ObjectItem, body *ast.ObjectType) (*InstallationMethod, hcl.Diagnostics) {
+// decodeOCIMirror decodes an oci_mirror block and checks its template as
+// OpenTofu does when it loads the configuration. The Terraform flavour
+// never gets here: Terraform has no such method.
+func decodeOCIMirror(body *ast.ObjectType) (*InstallationMethod, hcl.Diagnostics) {
 	const summary = "Invalid provider_installation method block"
 	var b ociMirrorBody
 	if err := decodeHCL1(&b, body); err != nil {
@@ -196,9 +200,11 @@ func decodeOCIMirror(item *ast.ObjectItem, body *ast.ObjectType) (*InstallationM
 	if b.RepositoryTemplate == "" {
 		return nil, hcl.Diagnostics{errorDiag(summary, fmt.Sprintf("Invalid oci_mirror block at %s: \"repository_template\" argument is required.", body.Pos()))}
 	}
-	m := &InstallationMethod{Kind: MethodOCIMirror, Location: b.RepositoryTemplate, Include: b.Include, Exclude: b.Exclude}
-	return m, hcl.Diagnostics{errorDiag("Unsupported provider installation method",
-		fmt.Sprintf("The oci_mirror block at %s asks for installation from an OCI registry mirror, which tfdeps does not support. The block is ignored; use a network_mirror or filesystem_mirror block instead.", item.Pos()))}
+	tmpl, diags := checkOCITemplate(b.RepositoryTemplate, b.Include, body.Pos())
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return &InstallationMethod{Kind: MethodOCIMirror, Location: b.RepositoryTemplate, Include: b.Include, Exclude: b.Exclude, ociTemplate: tmpl}, diags
 }
 
 // decodeDevOverrides adds the entries of a dev_overrides block to pi.

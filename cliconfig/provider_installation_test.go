@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tfdeps/tfdeps/addrs"
@@ -170,11 +171,27 @@ func TestProviderInstallation(t *testing.T) {
 			wantErr: []string{methodSummary + `Unknown provider installation method "magic" at 3:3.`},
 		},
 		{
-			name: "oci_mirror is unsupported",
-			src:  "provider_installation {\n  oci_mirror {\n    repository_template = \"example.net/${namespace}/${type}\"\n  }\n}\n",
-			want: []*ProviderInstallation{{Methods: []*InstallationMethod{{Kind: MethodOCIMirror, Location: "example.net/${namespace}/${type}"}}}},
-			wantErr: []string{"E: Unsupported provider installation method | The oci_mirror block at 2:3 asks for installation from an OCI registry mirror, " +
-				"which tfdeps does not support. The block is ignored; use a network_mirror or filesystem_mirror block instead."},
+			name: "oci_mirror",
+			src:  "provider_installation {\n  oci_mirror {\n    repository_template = \"example.net/${namespace}/${type}\"\n    include = [\"example.com/*/*\"]\n  }\n}\n",
+			want: []*ProviderInstallation{{Methods: []*InstallationMethod{{Kind: MethodOCIMirror, Location: "example.net/${namespace}/${type}", Include: []string{"example.com/*/*"}}}}},
+		},
+		{
+			name:    "oci_mirror template without hostname",
+			src:     "provider_installation {\n  oci_mirror {\n    repository_template = \"example.net/${namespace}/${type}\"\n  }\n}\n",
+			want:    []*ProviderInstallation{{}},
+			wantErr: []string{`E: Invalid oci_mirror repository template | Invalid oci_mirror block at 2:14: template must refer to the "hostname" symbol unless the "include" argument selects exactly one registry hostname.`},
+		},
+		{
+			name:    "oci_mirror template with unknown symbol and no repository",
+			src:     "provider_installation {\n  oci_mirror {\n    repository_template = \"${foo}\"\n    include = [\"example.com/a/b\"]\n  }\n}\n",
+			want:    []*ProviderInstallation{{}},
+			wantErr: []string{`E: Invalid oci_mirror repository template | Invalid oci_mirror block at 2:14: the symbol "foo" is not available for an OCI mirror repository address template. Only "hostname", "namespace", and "type" are available.`},
+		},
+		{
+			name:    "oci_mirror template without repository name",
+			src:     "provider_installation {\n  oci_mirror {\n    repository_template = \"${hostname}/${namespace}/${type}:v1\"\n  }\n}\n",
+			want:    []*ProviderInstallation{{}},
+			wantErr: []string{`E: Invalid oci_mirror repository template | Invalid oci_mirror block at 2:14: template must generate a valid OCI repository address, including a registry hostname followed by a slash and then a repository name.`},
 		},
 		{
 			name:    "oci_mirror without template",
@@ -194,7 +211,7 @@ func TestProviderInstallation(t *testing.T) {
 			if diff := cmp.Diff(tt.wantErr, diagText(diags)); diff != "" {
 				t.Errorf("wrong diagnostics (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tt.want, cfg.ProviderInstallation); diff != "" {
+			if diff := cmp.Diff(tt.want, cfg.ProviderInstallation, cmpopts.IgnoreUnexported(InstallationMethod{})); diff != "" {
 				t.Errorf("wrong result (-want +got):\n%s", diff)
 			}
 		})

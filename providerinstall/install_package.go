@@ -75,6 +75,8 @@ func (pi *packageInstall) install(ctx context.Context) (*AuthResult, hashes.Hash
 		return pi.fromArchive(ctx, a, false, pi.meta.Authentication)
 	case providersource.LocalDir:
 		return nil, "", pi.fromDir(string(loc))
+	case providersource.OCIBlob:
+		return pi.fromOCI(ctx, loc)
 	}
 	return nil, "", fmt.Errorf("unsupported package location %T", pi.meta.Location)
 }
@@ -115,6 +117,34 @@ func (pi *packageInstall) fromHTTP(ctx context.Context, loc providersource.HTTPU
 	}
 	defer os.RemoveAll(holding)
 	a, err := pi.download(ctx, loc, holding)
+	if err != nil {
+		return nil, "", err
+	}
+	defer a.Remove()
+	var auth *AuthResult
+	if pi.meta.Authentication != nil {
+		if auth, err = pi.meta.Authentication.AuthenticateArchive(a); err != nil {
+			return nil, "", err
+		}
+	}
+	h1, err := pi.checkAndExtract(ctx, a, true, auth)
+	return auth, h1, err
+}
+
+// fromOCI is fromHTTP for a blob of an OCI repository: a lock that has
+// hashes but not the blob's "zh:" refuses it before the download, as
+// OpenTofu does.
+func (pi *packageInstall) fromOCI(ctx context.Context, loc providersource.OCIBlob) (*AuthResult, hashes.Hash, error) {
+	t := pi.task
+	if len(pi.allowed) > 0 && !slices.Contains(pi.allowed, loc.ZH()) {
+		return nil, "", &ChecksumMismatchError{Provider: t.p, Version: t.v, Flavour: t.run.in.Flavour}
+	}
+	holding, err := newStagingDir(pi.dir())
+	if err != nil {
+		return nil, "", err
+	}
+	defer os.RemoveAll(holding)
+	a, err := loc.Fetch(ctx, holding, t.platform())
 	if err != nil {
 		return nil, "", err
 	}

@@ -116,7 +116,7 @@ func explicitSource(pi *cliconfig.ProviderInstallation, opts BuildOptions) (Mult
 }
 
 // methodSource returns the source of one method, or nil (with a diagnostic
-// when the method is invalid; oci_mirror was reported by cliconfig).
+// when the method is invalid).
 func methodSource(method *cliconfig.InstallationMethod, opts BuildOptions) (Source, *hcl.Diagnostic) {
 	switch method.Kind {
 	case cliconfig.MethodDirect:
@@ -133,6 +133,12 @@ func methodSource(method *cliconfig.InstallationMethod, opts BuildOptions) (Sour
 			mo.Settings, mo.Credentials = opts.Registry.Settings(), opts.Registry.Credentials()
 		}
 		return NewNetworkMirror(u, mo), nil
+	case cliconfig.MethodOCIMirror:
+		m := NewOCIMirror(method.OCIRepository, ociClients(opts))
+		if opts.Registry != nil {
+			m.Idle = opts.Registry.Settings().DownloadIdleTimeout()
+		}
+		return m, nil
 	}
 	return nil, nil
 }

@@ -77,7 +77,8 @@ func TestBuildExplicit(t *testing.T) {
     include = ["a/b/c/d"]
   }
   oci_mirror {
-    repository_template = "x/${type}"
+    repository_template = "oci.example.com/${hostname}/${namespace}/${type}"
+    include             = ["example.com/*/*"]
   }
   network_mirror {
     url                  = "https://m.example.com/ok/"
@@ -104,13 +105,14 @@ func TestBuildExplicit(t *testing.T) {
 	}
 	want := []string{
 		"/srv/mirror include=example.com/*/*",
+		"OCI registry provider mirror include=example.com/*/*",
 		"provider mirror at https://m.example.com/ok/",
 		"registry registry.opentofu.org exclude=example.com/*/*",
 	}
 	if diff := cmp.Diff(want, describe(t, src)); diff != "" {
 		t.Errorf("methods (-want +got):\n%s", diff)
 	}
-	nm := src.(Multi)[1].Source.(*NetworkMirror)
+	nm := src.(Multi)[2].Source.(*NetworkMirror)
 	if !nm.trust || nm.retries == nil || *nm.retries != 4 {
 		t.Errorf("network mirror settings not passed: %+v", nm)
 	}

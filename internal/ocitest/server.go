@@ -53,6 +53,7 @@ type Server struct {
 	password string
 	requests atomic.Int64
 	blobGets atomic.Int64
+	tampered map[string][]byte
 }
 
 // Start starts a registry on a loopback port.
@@ -104,6 +105,17 @@ func (s *Server) RequireBasicAuth(user, password string) {
 	s.mu.Unlock()
 }
 
+// TamperBlob makes later downloads of the blob with this digest answer
+// body instead (a corrupted store or a hostile proxy).
+func (s *Server) TamperBlob(digest string, body []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tampered == nil {
+		s.tampered = map[string][]byte{}
+	}
+	s.tampered[digest] = body
+}
+
 // Requests returns how many requests the server has answered.
 func (s *Server) Requests() int64 { return s.requests.Load() }
 
@@ -128,6 +140,15 @@ func (s *Server) wrap(next http.Handler) http.Handler {
 		}
 		if r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/blobs/") {
 			s.blobGets.Add(1)
+			s.mu.Lock()
+			body, ok := s.tampered[r.URL.Path[strings.LastIndex(r.URL.Path, "/")+1:]]
+			s.mu.Unlock()
+			if ok {
+				w.Header().Set("Content-Type", "application/octet-stream")
+				w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+				_, _ = w.Write(body)
+				return
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
