@@ -54,7 +54,9 @@ var allowed = map[string][]string{
 	// init's run of one directory: workdir's steps and their rendering
 	"internal/initrun": {"flavour", "addrs", "versions", "config", "lockfile", "cliconfig", "registry", "moduleinstall", "providersource", "providerinstall", "backend", "workdir", "internal/diagrender", "internal/livedisplay", "internal/regfile"},
 	// the fleet shares work between roots; what a root does is passed in
-	"fleet":              {"flavour", "addrs", "versions", "registry", "config", "providerlock", "providersource", "providerinstall", "moduleinstall", "internal/registrytest"},
+	"fleet": {"flavour", "addrs", "versions", "registry", "config", "providerlock", "providersource", "providerinstall", "moduleinstall", "internal/registrytest"},
+	// providers lock and mirror views: plain, JSON and live lines
+	"internal/lockview":  {"flavour", "addrs", "versions", "registry", "providerlock", "providermirror", "internal/diagrender", "internal/initrun", "internal/livedisplay"},
 	"internal/fleetview": {"fleet", "internal/livedisplay", "lockfile", "moduleinstall/manifest"},
 }
 

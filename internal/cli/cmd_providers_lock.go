@@ -11,6 +11,7 @@ import (
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/cliconfig"
 	"github.com/tfdeps/tfdeps/config"
+	"github.com/tfdeps/tfdeps/internal/lockview"
 	"github.com/tfdeps/tfdeps/providerlock"
 	"github.com/tfdeps/tfdeps/providersource"
 	"github.com/tfdeps/tfdeps/registry"
@@ -116,7 +117,7 @@ func runProvidersLock(m *Meta, args []string) int {
 	}
 	defer jf.close()
 	view := newLockView(m, jf)
-	defer closeLockView(view)
+	defer lockview.Close(view)
 	var varDiags hcl.Diagnostics
 	if o.configOpts, varDiags = vars.configOptions(m); varDiags.HasErrors() {
 		view.Diagnostics(varDiags, vars.files)
@@ -145,10 +146,10 @@ type lockRun struct {
 	platforms []addrs.Platform
 	diags     hcl.Diagnostics // argument problems, reported with the others
 	locker    *providerlock.Locker
-	view      lockView
+	view      lockview.View
 }
 
-func newLockRun(m *Meta, o providersLockOptions, cfg *cliconfig.Config, view lockView) *lockRun {
+func newLockRun(m *Meta, o providersLockOptions, cfg *cliconfig.Config, view lockview.View) *lockRun {
 	r := &lockRun{m: m, opts: o, view: view}
 	r.platforms, r.diags = parsePlatformFlags(m, o.platforms)
 	client := limitedRegistryClient(m, cfg, o.parallelism)
@@ -227,7 +228,7 @@ func (r *lockRun) lockDir(ctx context.Context, dir string) int {
 		Providers:   r.opts.providerArgs,
 		Platforms:   r.platforms,
 		Diagnostics: r.diags,
-	}, lockLiveEvents(r.m, r.view))
+	}, lockview.Events(r.view, r.m.Flavour))
 	if res.Merged {
 		r.view.Obtained(res.Obtained)
 	}

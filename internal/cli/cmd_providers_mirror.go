@@ -12,6 +12,7 @@ import (
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/internal/diagrender"
 	"github.com/tfdeps/tfdeps/internal/livedisplay"
+	"github.com/tfdeps/tfdeps/internal/lockview"
 	"github.com/tfdeps/tfdeps/providerlock"
 	"github.com/tfdeps/tfdeps/providermirror"
 	"github.com/tfdeps/tfdeps/providersource"
@@ -86,7 +87,7 @@ func runProvidersMirror(m *Meta, args []string) int {
 	var live *livedisplay.Display
 	if liveDisplayWanted(m, !m.Color) {
 		live = livedisplay.OnTerminal(m.Stdout)
-		ev = mirrorLive(m, live, ev)
+		ev = lockview.MirrorLive(live, m.Flavour, ev)
 	}
 	problems := b.Build(ctx, *req, ev)
 	if live != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/internal/initrun"
 	"github.com/tfdeps/tfdeps/internal/livedisplay"
+	"github.com/tfdeps/tfdeps/internal/lockview"
 	"github.com/tfdeps/tfdeps/moduleinstall"
 	"github.com/tfdeps/tfdeps/providerlock"
 	"github.com/tfdeps/tfdeps/registry"
@@ -142,11 +143,11 @@ func TestLiveViewsOnTerminal(t *testing.T) {
 			v.Close()
 		}},
 		{name: "providers lock", run: func(m *Meta, out io.Writer, cols int, live bool) {
-			var v lockView = &lockHumanView{m: m}
+			var v lockview.View = lockHuman(m)
 			if live {
-				v = &lockLiveView{lockHumanView: &lockHumanView{m: m}, Display: livedisplay.New(out, fixedWidth(cols))}
+				v = &lockview.Live{Human: lockHuman(m), Display: livedisplay.New(out, fixedWidth(cols))}
 			}
-			ev := lockLiveEvents(m, v)
+			ev := lockview.Events(v, m.Flavour)
 			if live != (ev.DownloadProgress != nil) {
 				t.Fatalf("download events: %v, want them only in the live view", ev.DownloadProgress != nil)
 			}
@@ -166,14 +167,14 @@ func TestLiveViewsOnTerminal(t *testing.T) {
 			ev.Retrieved(longProvider, v1, darwin, auth)
 			v.Obtained([]providerlock.Obtained{{Provider: longProvider, Platform: linux, Kind: providerlock.NewProvider}})
 			v.Success(true)
-			closeLockView(v)
+			lockview.Close(v)
 		}},
 		{name: "providers mirror", run: func(m *Meta, out io.Writer, cols int, live bool) {
 			ev := mirrorEvents(m)
 			var d *livedisplay.Display
 			if live {
 				d = livedisplay.New(out, fixedWidth(cols))
-				ev = mirrorLive(m, d, ev)
+				ev = lockview.MirrorLive(d, m.Flavour, ev)
 			}
 			ev.Mirroring(longProvider)
 			ev.Selected(longProvider, v1, false, nil)
@@ -284,8 +285,8 @@ func TestLiveDisplayChoice(t *testing.T) {
 				Getenv:     func(k string) string { return map[string]string{"CI": tc.ci}[k] },
 				IsTerminal: func(io.Writer) bool { return tc.terminal }}, Color: !tc.noColor}
 			lock := newLockView(m, &jsonFlags{json: tc.json})
-			defer closeLockView(lock)
-			if got := lockLiveOf(lock) != nil; got != tc.want {
+			defer lockview.Close(lock)
+			if got := lockview.LiveOf(lock) != nil; got != tc.want {
 				t.Errorf("providers lock: live = %v, want %v", got, tc.want)
 			}
 			get := initrun.NewGetView(m.runEnv(), false, tc.json, nil)
