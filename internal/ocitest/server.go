@@ -53,6 +53,7 @@ type Server struct {
 	password string
 	requests atomic.Int64
 	blobGets atomic.Int64
+	tampered map[string][]byte
 }
 
 // Start starts a registry on a loopback port.
@@ -104,6 +105,18 @@ func (s *Server) RequireBasicAuth(user, password string) {
 	s.mu.Unlock()
 }
 
+// TamperBlob makes every later download of the blob with digest d
+// answer body instead, as a compromised registry or a corrupting proxy
+// would.
+func (s *Server) TamperBlob(d string, body []byte) {
+	s.mu.Lock()
+	if s.tampered == nil {
+		s.tampered = map[string][]byte{}
+	}
+	s.tampered[d] = body
+	s.mu.Unlock()
+}
+
 // Requests returns how many requests the server has answered.
 func (s *Server) Requests() int64 { return s.requests.Load() }
 
@@ -128,6 +141,13 @@ func (s *Server) wrap(next http.Handler) http.Handler {
 		}
 		if r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/blobs/") {
 			s.blobGets.Add(1)
+			s.mu.Lock()
+			body, ok := s.tampered[r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]]
+			s.mu.Unlock()
+			if ok {
+				_, _ = w.Write(body)
+				return
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
