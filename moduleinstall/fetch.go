@@ -52,6 +52,16 @@ type packageFetch struct {
 	refresh  bool
 	// fill fetches the package into the empty directory dst.
 	fill func(dst string) error
+	// cacheFill, when set, replaces fill for the cache's entry.
+	cacheFill func(dst string) error
+}
+
+// fillCache is the fill of the package's cache entry.
+func (pf packageFetch) fillCache() func(dst string) error {
+	if pf.cacheFill != nil {
+		return pf.cacheFill
+	}
+	return pf.fill
 }
 
 // remotePackage is the packageFetch of remote package pkg.
@@ -64,8 +74,9 @@ func (f *fetcher) remotePackage(ctx context.Context, pkg string) packageFetch {
 	pf.cacheKey, pf.refresh = key, mutable && f.upgrade
 	if byDigest, ok := ociDigestAddress(key); ok {
 		// A tag may have moved since it was resolved: fill the entry
-		// from the digest the key names.
-		pf.fill = func(dst string) error { return f.fetch(ctx, pkg, byDigest, dst) }
+		// from the digest the key names (errors are reported by fill,
+		// from the address as written).
+		pf.cacheFill = func(dst string) error { return f.fetch(ctx, pkg, byDigest, dst) }
 	}
 	if strings.HasPrefix(key, "git ") {
 		// The ref may have moved since ls-remote: never cache a checkout
@@ -124,7 +135,7 @@ func (f *fetcher) obtain(ctx context.Context, instPath string, pf packageFetch) 
 		err = f.pre.place(pf, instPath)
 	case f.cache != nil && pf.cacheKey != "":
 		var e Entry
-		if e, err = f.cache.Get(ctx, pf.cacheKey, pf.refresh, pf.fill); err == nil {
+		if e, err = f.cache.Get(ctx, pf.cacheKey, pf.refresh, pf.fillCache()); err == nil {
 			err = e.CopyTo(instPath)
 		}
 	default:

@@ -289,7 +289,7 @@ func (p *prefetcher) run(pf packageFetch, urgent bool) (*stageJob, error) {
 		return j, j.err
 	}
 	if pf.cacheKey != "" && p.w.o.Cache != nil {
-		e, err := p.w.o.Cache.Get(p.ctx, pf.cacheKey, pf.refresh, pf.fill)
+		e, err := p.w.o.Cache.Get(p.ctx, pf.cacheKey, pf.refresh, pf.fillCache())
 		p.mu.Lock()
 		j.dir, j.cached, j.err = e.Dir, e, err
 		p.mu.Unlock()

@@ -72,6 +72,15 @@ func startOCIRegistry(t *testing.T, dir string, requireAuth bool) *ociRegistry {
 	}
 	must(srv.PushModulePackage(ctx, "modules/tampered", "v1", ocitest.ModulePackage{Layers: [][]byte{tz}}))
 	srv.TamperBlob(ocitest.Digest(tz), tampered)
+	// The same size, one byte changed: only the digest tells.
+	sz, err := ocitest.Zip(map[string]string{"main.tf": "output \"s\" {\n  value = 2\n}\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(srv.PushModulePackage(ctx, "modules/flipped", "v1", ocitest.ModulePackage{Layers: [][]byte{sz}}))
+	flipped := append([]byte(nil), sz...)
+	flipped[len(flipped)/2] ^= 0xff
+	srv.TamperBlob(ocitest.Digest(sz), flipped)
 	if requireAuth {
 		srv.RequireBasicAuth("ociuser", "ocisecret")
 	}
@@ -101,6 +110,7 @@ func ociModuleCases(r, locked *ociRegistry) []testCase {
 		{name: "oci/more-than-one-layer", files: call("oci://" + h + "/modules/layers?tag=v1"), fake: r.fake, steps: []step{{"init"}}},
 		{name: "oci/unsupported-layer", files: call("oci://" + h + "/modules/tar?tag=v1"), fake: r.fake, steps: []step{{"init"}}},
 		{name: "oci/tampered-blob", files: call("oci://" + h + "/modules/tampered?tag=v1"), fake: r.fake, steps: []step{{"init"}, {"get"}}},
+		{name: "oci/flipped-byte", files: call("oci://" + h + "/modules/flipped?tag=v1"), fake: r.fake, steps: []step{{"init"}}},
 		{name: "oci/bad-arguments", files: call("oci://" + h + "/modules/net?tag=v1&digest=" + r.v1), fake: r.fake, steps: []step{{"init", "-no-color"}}},
 		{name: "oci/unknown-argument", files: call("oci://" + h + "/modules/net?ref=v1"), fake: r.fake, steps: []step{{"init", "-no-color"}}},
 		{name: "oci/empty-tag", files: call("oci://" + h + "/modules/net?tag="), fake: r.fake, steps: []step{{"init", "-no-color"}}},
