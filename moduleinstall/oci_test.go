@@ -91,6 +91,11 @@ func TestOCISources(t *testing.T) {
 	sz, _ := ocitest.Zip(map[string]string{"main.tf": "# short\n"})
 	srv.TamperBlob(ocitest.Digest(sz), sz[:10])
 
+	big := `{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","artifactType":"application/vnd.opentofu.modulepkg","layers":[],"annotations":{"pad":"` + strings.Repeat("x", 5<<20) + `"}}`
+	must(srv.PushManifest(ctx, "mods/big", "v1", ocitest.ManifestMediaType, []byte(big)))
+	must(srv.PushManifest(ctx, "mods/index", "v1", "application/vnd.oci.image.index.v1+json", []byte(`{"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[]}`)))
+	must(srv.PushManifest(ctx, "mods/empty", "v1", ocitest.ManifestMediaType, []byte(`{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","artifactType":"application/vnd.opentofu.modulepkg","layers":[]}`)))
+
 	h := "oci://" + srv.Host
 	pre := func(src string) string { return "error downloading '" + src + "': " }
 	tests := []struct {
@@ -111,6 +116,9 @@ func TestOCISources(t *testing.T) {
 		{name: "unsupported layer", source: h + "/mods/tar?tag=v1", err: "image manifest contains no layers of types supported as module packages by OpenTofu, but has other unsupported formats; this OCI artifact might be intended for a different version of OpenTofu"},
 		{name: "digest mismatch", source: h + "/mods/flip?tag=v1", err: ": invalid blob returned from registry: mismatched digest"},
 		{name: "short blob", source: h + "/mods/short?tag=v1", err: ": mismatch Content-Length"},
+		{name: "oversized manifest", source: h + "/mods/big?tag=v1", err: ": manifest size exceeds OpenTofu's size limit of 4 MiB"},
+		{name: "index", source: h + "/mods/index?tag=v1", err: ": selected object is not an OCI image manifest"},
+		{name: "no layers", source: h + "/mods/empty?tag=v1", err: ": image manifest contains no layers of types supported as module packages by OpenTofu"},
 		{name: "tag and digest", source: h + "/mods/net?tag=v1&digest=" + v1, err: `: cannot set both "tag" and "digest" arguments`},
 		{name: "unknown arguments", source: h + "/mods/net?b=1&a=2", err: ": unsupported arguments: a, b"},
 		{name: "unknown argument", source: h + "/mods/net?ref=v1", err: `: unsupported argument "ref"`},

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tfdeps/tfdeps/internal/ocitest"
@@ -81,6 +82,10 @@ func startOCIRegistry(t *testing.T, dir string, requireAuth bool) *ociRegistry {
 	flipped := append([]byte(nil), sz...)
 	flipped[len(flipped)/2] ^= 0xff
 	srv.TamperBlob(ocitest.Digest(sz), flipped)
+	big := `{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","artifactType":"application/vnd.opentofu.modulepkg","layers":[],"annotations":{"pad":"` + strings.Repeat("x", 5<<20) + `"}}`
+	must(srv.PushManifest(ctx, "modules/big", "v1", ocitest.ManifestMediaType, []byte(big)))
+	must(srv.PushManifest(ctx, "modules/index", "v1", "application/vnd.oci.image.index.v1+json", []byte(`{"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[]}`)))
+	must(srv.PushManifest(ctx, "modules/empty", "v1", ocitest.ManifestMediaType, []byte(`{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","artifactType":"application/vnd.opentofu.modulepkg","layers":[]}`)))
 	if requireAuth {
 		srv.RequireBasicAuth("ociuser", "ocisecret")
 	}
@@ -110,6 +115,9 @@ func ociModuleCases(r, locked *ociRegistry) []testCase {
 		{name: "oci/more-than-one-layer", files: call("oci://" + h + "/modules/layers?tag=v1"), fake: r.fake, steps: []step{{"init"}}},
 		{name: "oci/unsupported-layer", files: call("oci://" + h + "/modules/tar?tag=v1"), fake: r.fake, steps: []step{{"init"}}},
 		{name: "oci/tampered-blob", files: call("oci://" + h + "/modules/tampered?tag=v1"), fake: r.fake, steps: []step{{"init"}, {"get"}}},
+		{name: "oci/oversized-manifest", files: call("oci://" + h + "/modules/big?tag=v1"), fake: r.fake, steps: []step{{"init", "-no-color"}}},
+		{name: "oci/index-manifest", files: call("oci://" + h + "/modules/index?tag=v1"), fake: r.fake, steps: []step{{"init", "-no-color"}}},
+		{name: "oci/no-layers", files: call("oci://" + h + "/modules/empty?tag=v1"), fake: r.fake, steps: []step{{"init", "-no-color"}}},
 		{name: "oci/flipped-byte", files: call("oci://" + h + "/modules/flipped?tag=v1"), fake: r.fake, steps: []step{{"init"}}},
 		{name: "oci/bad-arguments", files: call("oci://" + h + "/modules/net?tag=v1&digest=" + r.v1), fake: r.fake, steps: []step{{"init", "-no-color"}}},
 		{name: "oci/unknown-argument", files: call("oci://" + h + "/modules/net?ref=v1"), fake: r.fake, steps: []step{{"init", "-no-color"}}},
