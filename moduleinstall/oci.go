@@ -169,7 +169,11 @@ func (g *ociGetter) repository(ctx context.Context, ref orasregistry.Reference) 
 	if err != nil {
 		return nil, err
 	}
-	return r.(*remote.Repository), nil
+	repo, ok := r.(*remote.Repository)
+	if !ok {
+		return nil, fmt.Errorf("unexpected repository client %T", r)
+	}
+	return repo, nil
 }
 
 // ociReference is the tag or digest the query asks for (the default tag
