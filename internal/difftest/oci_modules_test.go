@@ -118,6 +118,8 @@ func ociModuleCases(r, locked *ociRegistry) []testCase {
 		{name: "oci/oversized-manifest", files: call("oci://" + h + "/modules/big?tag=v1"), fake: r.fake, steps: []step{{"init", "-no-color"}}},
 		{name: "oci/index-manifest", files: call("oci://" + h + "/modules/index?tag=v1"), fake: r.fake, steps: []step{{"init", "-no-color"}}},
 		{name: "oci/no-layers", files: call("oci://" + h + "/modules/empty?tag=v1"), fake: r.fake, steps: []step{{"init", "-no-color"}}},
+		{name: "oci/from-module", files: map[string]string{}, fake: r.fake, steps: []step{{"init", "-from-module=oci://" + h + "/modules/net//sub?tag=v1"}}},
+		{name: "oci/from-module-missing", files: map[string]string{}, fake: r.fake, steps: []step{{"init", "-no-color", "-from-module=oci://" + h + "/modules/net?tag=v9"}}},
 		{name: "oci/flipped-byte", files: call("oci://" + h + "/modules/flipped?tag=v1"), fake: r.fake, steps: []step{{"init"}}},
 		{name: "oci/bad-arguments", files: call("oci://" + h + "/modules/net?tag=v1&digest=" + r.v1), fake: r.fake, steps: []step{{"init", "-no-color"}}},
 		{name: "oci/unknown-argument", files: call("oci://" + h + "/modules/net?ref=v1"), fake: r.fake, steps: []step{{"init", "-no-color"}}},
