@@ -67,7 +67,7 @@ func (pf packageFetch) fillCache() func(dst string) error {
 // remotePackage is the packageFetch of remote package pkg.
 func (f *fetcher) remotePackage(ctx context.Context, pkg string) packageFetch {
 	pf := packageFetch{key: pkg, fill: func(dst string) error { return f.get(ctx, pkg, dst) }}
-	if f.cache == nil || !stageable(pkg) {
+	if f.cache == nil || !f.stageable(pkg) {
 		return pf
 	}
 	key, mutable := f.remoteCacheKey(ctx, pkg)
@@ -129,7 +129,7 @@ func (f *fetcher) obtain(ctx context.Context, instPath string, pf packageFetch) 
 	}
 	var err error
 	switch {
-	case !stageable(pf.key):
+	case !f.stageable(pf.key):
 		err = errors.New("not staged")
 	case f.pre != nil:
 		err = f.pre.place(pf, instPath)
@@ -153,9 +153,12 @@ func (f *fetcher) obtain(ctx context.Context, instPath string, pf packageFetch) 
 	return nil
 }
 
-// stageable: file:// packages are symlinked or extracted in place;
-// everything else can be fetched ahead.
-func stageable(key string) bool { return !isLocalFile(key) }
+// stageable: file:// packages are symlinked or extracted in place, and
+// oci:// fails at once where it is unknown (Terraform); everything else
+// can be fetched ahead.
+func (f *fetcher) stageable(key string) bool {
+	return !isLocalFile(key) && !(f.ociUnknown && isOCI(key))
+}
 
 // copyInto copies a staged or cached package into place, keeping its dot
 // entries (a first install, such as git's .git).

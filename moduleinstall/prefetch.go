@@ -118,7 +118,7 @@ func (p *prefetcher) call(path []string, parentDir string, c *config.ModuleCall,
 		case moduleaddr.Local:
 			p.exploreDir(path, filepath.Join(parentDir, src.String()), true)
 		case moduleaddr.Remote:
-			if !stageable(src.Package) {
+			if !p.w.fetch.stageable(src.Package) {
 				return
 			}
 			var pf packageFetch
@@ -194,7 +194,7 @@ func (p *prefetcher) registry(path []string, c *config.ModuleCall, src moduleadd
 		return
 	}
 	pf := p.w.registryPackage(p.ctx, src, v, loc)
-	if !stageable(pf.key) {
+	if !p.w.fetch.stageable(pf.key) {
 		return
 	}
 	j, err := p.run(pf, false)
