@@ -120,6 +120,8 @@ func ociModuleCases(r, locked *ociRegistry) []testCase {
 		{name: "oci/no-layers", files: call("oci://" + h + "/modules/empty?tag=v1"), fake: r.fake, steps: []step{{"init", "-no-color"}}},
 		{name: "oci/from-module", files: map[string]string{}, fake: r.fake, steps: []step{{"init", "-from-module=oci://" + h + "/modules/net//sub?tag=v1"}}},
 		{name: "oci/from-module-missing", files: map[string]string{}, fake: r.fake, steps: []step{{"init", "-no-color", "-from-module=oci://" + h + "/modules/net?tag=v9"}}},
+		{name: "oci/forced-getter", files: call("oci::oci://" + h + "/modules/net?tag=v1"), fake: r.fake, steps: []step{{"init", "-no-color"}}},
+		{name: "oci/forced-https", files: call("oci::https://" + h + "/modules/net?tag=v1"), fake: r.fake, steps: []step{{"init", "-no-color"}}},
 		{name: "oci/flipped-byte", files: call("oci://" + h + "/modules/flipped?tag=v1"), fake: r.fake, steps: []step{{"init"}}},
 		{name: "oci/bad-arguments", files: call("oci://" + h + "/modules/net?tag=v1&digest=" + r.v1), fake: r.fake, steps: []step{{"init", "-no-color"}}},
 		{name: "oci/unknown-argument", files: call("oci://" + h + "/modules/net?ref=v1"), fake: r.fake, steps: []step{{"init", "-no-color"}}},
