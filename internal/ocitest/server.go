@@ -105,16 +105,15 @@ func (s *Server) RequireBasicAuth(user, password string) {
 	s.mu.Unlock()
 }
 
-// TamperBlob makes every later download of the blob with digest d
-// answer body instead, as a compromised registry or a corrupting proxy
-// would.
-func (s *Server) TamperBlob(d string, body []byte) {
+// TamperBlob makes later downloads of the blob with this digest answer
+// body instead (a corrupted store or a hostile proxy).
+func (s *Server) TamperBlob(digest string, body []byte) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.tampered == nil {
 		s.tampered = map[string][]byte{}
 	}
-	s.tampered[d] = body
-	s.mu.Unlock()
+	s.tampered[digest] = body
 }
 
 // Requests returns how many requests the server has answered.
@@ -142,9 +141,11 @@ func (s *Server) wrap(next http.Handler) http.Handler {
 		if r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/blobs/") {
 			s.blobGets.Add(1)
 			s.mu.Lock()
-			body, ok := s.tampered[r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]]
+			body, ok := s.tampered[r.URL.Path[strings.LastIndex(r.URL.Path, "/")+1:]]
 			s.mu.Unlock()
 			if ok {
+				w.Header().Set("Content-Type", "application/octet-stream")
+				w.Header().Set("Content-Length", fmt.Sprint(len(body)))
 				_, _ = w.Write(body)
 				return
 			}
