@@ -92,9 +92,9 @@ func TestOCISources(t *testing.T) {
 	srv.TamperBlob(ocitest.Digest(sz), sz[:10])
 
 	big := `{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","artifactType":"application/vnd.opentofu.modulepkg","layers":[],"annotations":{"pad":"` + strings.Repeat("x", 5<<20) + `"}}`
-	must(srv.PushManifest(ctx, "mods/big", "v1", ocitest.ManifestMediaType, []byte(big)))
+	must(srv.PushManifest(ctx, "mods/big", "v1", ociImageManifest, []byte(big)))
 	must(srv.PushManifest(ctx, "mods/index", "v1", "application/vnd.oci.image.index.v1+json", []byte(`{"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[]}`)))
-	must(srv.PushManifest(ctx, "mods/empty", "v1", ocitest.ManifestMediaType, []byte(`{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","artifactType":"application/vnd.opentofu.modulepkg","layers":[]}`)))
+	must(srv.PushManifest(ctx, "mods/empty", "v1", ociImageManifest, []byte(`{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","artifactType":"application/vnd.opentofu.modulepkg","layers":[]}`)))
 
 	h := "oci://" + srv.Host
 	pre := func(src string) string { return "error downloading '" + src + "': " }
@@ -250,3 +250,6 @@ func TestOCITerraformUnknown(t *testing.T) {
 		t.Errorf("%d requests: Terraform contacted the registry", srv.Requests()-3)
 	}
 }
+
+// ociImageManifest is the media type of OCI image manifests.
+const ociImageManifest = "application/vnd.oci.image.manifest.v1+json"

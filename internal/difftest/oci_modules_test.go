@@ -83,9 +83,9 @@ func startOCIRegistry(t *testing.T, dir string, requireAuth bool) *ociRegistry {
 	flipped[len(flipped)/2] ^= 0xff
 	srv.TamperBlob(ocitest.Digest(sz), flipped)
 	big := `{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","artifactType":"application/vnd.opentofu.modulepkg","layers":[],"annotations":{"pad":"` + strings.Repeat("x", 5<<20) + `"}}`
-	must(srv.PushManifest(ctx, "modules/big", "v1", ocitest.ManifestMediaType, []byte(big)))
+	must(srv.PushManifest(ctx, "modules/big", "v1", ociImageManifest, []byte(big)))
 	must(srv.PushManifest(ctx, "modules/index", "v1", "application/vnd.oci.image.index.v1+json", []byte(`{"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[]}`)))
-	must(srv.PushManifest(ctx, "modules/empty", "v1", ocitest.ManifestMediaType, []byte(`{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","artifactType":"application/vnd.opentofu.modulepkg","layers":[]}`)))
+	must(srv.PushManifest(ctx, "modules/empty", "v1", ociImageManifest, []byte(`{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","artifactType":"application/vnd.opentofu.modulepkg","layers":[]}`)))
 	if requireAuth {
 		srv.RequireBasicAuth("ociuser", "ocisecret")
 	}
@@ -192,3 +192,6 @@ func TestDifferentialTerraformOCIModules(t *testing.T) {
 var ociModuleDeviations = []deviation{
 	{"oci/credentials-*", 0, "OCI credentials from the CLI configuration are not yet passed to the module installer"},
 }
+
+// ociImageManifest is the media type of OCI image manifests.
+const ociImageManifest = "application/vnd.oci.image.manifest.v1+json"

@@ -8,15 +8,16 @@ import (
 	"sort"
 )
 
-// Media and artifact types of OpenTofu's module packages: an image
+// Artifact and layer types of OpenTofu's module packages: an image
 // manifest (no index: a module package is the same on every platform)
 // whose artifact type names a module package, an empty config, and one
 // zip archive of the package as its layer.
 const (
-	ManifestMediaType  = "application/vnd.oci.image.manifest.v1+json"
 	ModuleArtifactType = "application/vnd.opentofu.modulepkg"
-	EmptyMediaType     = "application/vnd.oci.empty.v1+json"
 	ZipMediaType       = "archive/zip"
+
+	moduleManifestType = "application/vnd.oci.image.manifest.v1+json"
+	moduleConfigType   = "application/vnd.oci.empty.v1+json"
 )
 
 // ModulePackage describes a module package artifact to push. The zero
@@ -59,7 +60,7 @@ func Zip(files map[string]string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-type descriptor struct {
+type moduleDescriptor struct {
 	MediaType string `json:"mediaType"`
 	Digest    string `json:"digest"`
 	Size      int    `json:"size"`
@@ -96,18 +97,18 @@ func (s *Server) PushModulePackage(ctx context.Context, repo, tag string, p Modu
 		return "", err
 	}
 	m := struct {
-		SchemaVersion int          `json:"schemaVersion"`
-		MediaType     string       `json:"mediaType"`
-		ArtifactType  string       `json:"artifactType"`
-		Config        descriptor   `json:"config"`
-		Layers        []descriptor `json:"layers"`
-	}{2, ManifestMediaType, artifactType, descriptor{EmptyMediaType, cfg, len(empty)}, []descriptor{}}
+		SchemaVersion int                `json:"schemaVersion"`
+		MediaType     string             `json:"mediaType"`
+		ArtifactType  string             `json:"artifactType"`
+		Config        moduleDescriptor   `json:"config"`
+		Layers        []moduleDescriptor `json:"layers"`
+	}{2, moduleManifestType, artifactType, moduleDescriptor{moduleConfigType, cfg, len(empty)}, []moduleDescriptor{}}
 	for _, l := range layers {
 		d, err := s.PushBlob(ctx, repo, l)
 		if err != nil {
 			return "", err
 		}
-		m.Layers = append(m.Layers, descriptor{mediaType, d, len(l)})
+		m.Layers = append(m.Layers, moduleDescriptor{mediaType, d, len(l)})
 	}
 	body, err := json.Marshal(m)
 	if err != nil {
@@ -117,5 +118,5 @@ func (s *Server) PushModulePackage(ctx context.Context, repo, tag string, p Modu
 	if ref == "" {
 		ref = Digest(body)
 	}
-	return s.PushManifest(ctx, repo, ref, ManifestMediaType, body)
+	return s.PushManifest(ctx, repo, ref, moduleManifestType, body)
 }

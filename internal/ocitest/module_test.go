@@ -42,7 +42,7 @@ func TestPushModule(t *testing.T) {
 		}
 		return b
 	}
-	body := get("manifests/v1", ManifestMediaType)
+	body := get("manifests/v1", moduleManifestType)
 	if Digest(body) != d {
 		t.Fatalf("manifest digest %s, PushModule said %s", Digest(body), d)
 	}
@@ -57,7 +57,7 @@ func TestPushModule(t *testing.T) {
 	if err := json.Unmarshal(body, &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.MediaType != ManifestMediaType || m.ArtifactType != ModuleArtifactType || m.Config.MediaType != EmptyMediaType || len(m.Layers) != 1 || m.Layers[0].MediaType != ZipMediaType {
+	if m.MediaType != moduleManifestType || m.ArtifactType != ModuleArtifactType || m.Config.MediaType != moduleConfigType || len(m.Layers) != 1 || m.Layers[0].MediaType != ZipMediaType {
 		t.Fatalf("manifest %s", body)
 	}
 	z := get("blobs/"+m.Layers[0].Digest, "")
