@@ -24,10 +24,10 @@ func decompressors() map[string]getter.Decompressor {
 
 // GetterOptions configure the getters that talk to the network.
 type GetterOptions struct {
-	// HTTPClient is used by the http and https getters (nil: a default
-	// client honouring SSL_CERT_FILE through the system pool).
+	// HTTPClient is used by the http and https getters and carries the
+	// requests to OCI registries (nil: a default client honouring
+	// SSL_CERT_FILE through the system pool).
 	HTTPClient *http.Client
-	// It also carries the requests to OCI registries (oci:// sources).
 	// S3 and GCS replace the getters for those schemes (tests point them
 	// at fakes); nil keeps go-getter's.
 	S3, GCS getter.Getter
