@@ -11,10 +11,11 @@ import (
 // package by its address and the commit its ref resolves to now
 // (gitref.go), an http(s) archive with a checksum parameter by that
 // checksum and its archive format, any other http(s) package by its
-// address. mutable reports a key that does not pin the content (an http
+// address, an OCI package by its repository and the digest of its
+// manifest (ociCacheKey). mutable reports a key that does not pin the content (an http
 // address), whose entry an upgrade refreshes. "" means the package is
-// not cached (file, s3, gcs, hg, oci, a git ref that cannot be resolved
-// without cloning).
+// not cached (file, s3, gcs, hg, a git ref that cannot be resolved
+// without cloning, an OCI tag that cannot be resolved).
 func (f *fetcher) remoteCacheKey(ctx context.Context, pkg string) (key string, mutable bool) {
 	switch {
 	case strings.HasPrefix(pkg, "git::"):
@@ -38,6 +39,8 @@ func (f *fetcher) remoteCacheKey(ctx context.Context, pkg string) (key string, m
 			}
 		}
 		return "http " + pkg, true
+	case isOCI(pkg) && !f.ociUnknown:
+		return f.ociCacheKey(ctx, pkg), false
 	}
 	return "", false
 }

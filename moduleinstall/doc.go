@@ -3,8 +3,9 @@
 // config.ModuleWalker that config.BuildTree drives in OpenTofu's walk
 // order (so the cycle check lives in one place), reusing what the
 // manifest says is installed, resolving registry versions, fetching
-// remote packages with go-getter (OpenTofu's getter and decompressor set;
-// OCI is refused with a clear error), and writing modules.json.
+// remote packages with go-getter (OpenTofu's getter and decompressor set,
+// with its oci getter for OCI registries, oci.go), and writing
+// modules.json.
 //
 // It reports progress only through what it is passed: the Events
 // interface (OpenTofu's lines, in walk order) and, for a live display,
@@ -13,11 +14,13 @@
 // area or the shared package cache (cache.go: registry packages keyed by
 // module, version and location, git packages by address and the commit
 // "git ls-remote" resolves their ref to, http(s) packages by address or
-// checksum; cachekey.go, gitref.go); the walk then installs them in
+// checksum, OCI packages by repository and manifest digest; cachekey.go,
+// gitref.go); the walk then installs them in
 // OpenTofu's order, taking first what it needs now, so the output and
 // the layout are those of a sequential installer.
 //
-// The flavour (Options.Flavour) changes the texts of the diagnostics
+// The flavour (Options.Flavour) changes the getter set (Terraform has no
+// oci getter: oci:// is an unknown scheme), the texts of the diagnostics
 // (Terraform's where they differ: the product name, "Module not found",
 // a missing registry subdirectory, the location named in a failed
 // download), the default registry host of test files' run blocks, and,

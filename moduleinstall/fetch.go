@@ -29,7 +29,7 @@ type fetcher struct {
 	upgrade bool
 	refs    gitRefs
 	// ociUnknown makes oci:// an unknown scheme for go-getter (Terraform
-	// has no OCI getter) instead of tfdeps' refusal (OpenTofu has one).
+	// has no OCI getter; OpenTofu has one).
 	ociUnknown bool
 	// events hears about each go-getter run (nil: no one).
 	events *FetchEvents
@@ -52,16 +52,32 @@ type packageFetch struct {
 	refresh  bool
 	// fill fetches the package into the empty directory dst.
 	fill func(dst string) error
+	// cacheFill, when set, replaces fill for the cache's entry.
+	cacheFill func(dst string) error
+}
+
+// fillCache is the fill of the package's cache entry.
+func (pf packageFetch) fillCache() func(dst string) error {
+	if pf.cacheFill != nil {
+		return pf.cacheFill
+	}
+	return pf.fill
 }
 
 // remotePackage is the packageFetch of remote package pkg.
 func (f *fetcher) remotePackage(ctx context.Context, pkg string) packageFetch {
 	pf := packageFetch{key: pkg, fill: func(dst string) error { return f.get(ctx, pkg, dst) }}
-	if f.cache == nil || !stageable(pkg) {
+	if f.cache == nil || !f.stageable(pkg) {
 		return pf
 	}
 	key, mutable := f.remoteCacheKey(ctx, pkg)
 	pf.cacheKey, pf.refresh = key, mutable && f.upgrade
+	if byDigest, ok := ociDigestAddress(key); ok {
+		// A tag may have moved since it was resolved: fill the entry
+		// from the digest the key names (errors are reported by fill,
+		// from the address as written).
+		pf.cacheFill = func(dst string) error { return f.fetch(ctx, pkg, byDigest, dst) }
+	}
 	if strings.HasPrefix(key, "git ") {
 		// The ref may have moved since ls-remote: never cache a checkout
 		// under another commit's key.
@@ -78,9 +94,6 @@ func (f *fetcher) remotePackage(ctx context.Context, pkg string) packageFetch {
 	}
 	return pf
 }
-
-// ErrOCIUnsupported is the fetch error for oci:// packages.
-var ErrOCIUnsupported = errors.New("tfdeps does not install modules from OCI registries (oci:// sources); use a registry, git or archive source instead")
 
 // install puts remote package pkg into instPath.
 func (f *fetcher) install(ctx context.Context, instPath, pkg string) error {
@@ -116,13 +129,13 @@ func (f *fetcher) obtain(ctx context.Context, instPath string, pf packageFetch) 
 	}
 	var err error
 	switch {
-	case !stageable(pf.key):
+	case !f.stageable(pf.key):
 		err = errors.New("not staged")
 	case f.pre != nil:
 		err = f.pre.place(pf, instPath)
 	case f.cache != nil && pf.cacheKey != "":
 		var e Entry
-		if e, err = f.cache.Get(ctx, pf.cacheKey, pf.refresh, pf.fill); err == nil {
+		if e, err = f.cache.Get(ctx, pf.cacheKey, pf.refresh, pf.fillCache()); err == nil {
 			err = e.CopyTo(instPath)
 		}
 	default:
@@ -140,9 +153,12 @@ func (f *fetcher) obtain(ctx context.Context, instPath string, pf packageFetch) 
 	return nil
 }
 
-// stageable: file:// packages are symlinked or extracted in place, OCI
-// is refused; everything else can be fetched ahead.
-func stageable(key string) bool { return !isLocalFile(key) && !isOCI(key) }
+// stageable: file:// packages are symlinked or extracted in place, and
+// oci:// fails at once where it is unknown (Terraform); everything else
+// can be fetched ahead.
+func (f *fetcher) stageable(key string) bool {
+	return !isLocalFile(key) && !(f.ociUnknown && isOCI(key))
+}
 
 // copyInto copies a staged or cached package into place, keeping its dot
 // entries (a first install, such as git's .git).
@@ -156,18 +172,21 @@ func copyInto(instPath, dir string) error {
 // get runs go-getter for pkg into dst, without detection (the address is
 // already normalised).
 func (f *fetcher) get(ctx context.Context, pkg, dst string) error {
-	if isOCI(pkg) && !f.ociUnknown {
-		return ErrOCIUnsupported
-	}
+	return f.fetch(ctx, pkg, pkg, dst)
+}
+
+// fetch runs go-getter for src into dst, reporting it as the fetch of
+// package pkg.
+func (f *fetcher) fetch(ctx context.Context, pkg, src, dst string) error {
 	c := getter.Client{
 		Ctx:           ctx,
-		Src:           pkg,
+		Src:           src,
 		Dst:           dst,
 		Pwd:           dst,
 		Mode:          getter.ClientModeDir,
 		Detectors:     []getter.Detector{},
 		Decompressors: decompressors(),
-		Getters:       getters(f.opts),
+		Getters:       getters(f.opts, !f.ociUnknown),
 	}
 	return f.events.around(pkg, func(progress getter.ProgressTracker) error {
 		c.ProgressListener = progress

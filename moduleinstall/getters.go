@@ -24,17 +24,21 @@ func decompressors() map[string]getter.Decompressor {
 
 // GetterOptions configure the getters that talk to the network.
 type GetterOptions struct {
-	// HTTPClient is used by the http and https getters (nil: a default
-	// client honouring SSL_CERT_FILE through the system pool).
+	// HTTPClient is used by the http and https getters and carries the
+	// requests to OCI registries (nil: a default client honouring
+	// SSL_CERT_FILE through the system pool).
 	HTTPClient *http.Client
 	// S3 and GCS replace the getters for those schemes (tests point them
 	// at fakes); nil keeps go-getter's.
 	S3, GCS getter.Getter
+	// OCICredentials gives the credentials for OCI repositories (nil:
+	// anonymous access).
+	OCICredentials OCICredentials
 }
 
-// getters returns OpenTofu's getter set. OCI is refused with a clear
-// error (fetchRemote), not fetched.
-func getters(o GetterOptions) map[string]getter.Getter {
+// getters returns OpenTofu's getter set; without oci, the oci scheme is
+// unknown to go-getter (Terraform's set).
+func getters(o GetterOptions, oci bool) map[string]getter.Getter {
 	hg := &getter.HttpGetter{Client: o.HTTPClient, Netrc: true, XTerraformGetLimit: 10}
 	m := map[string]getter.Getter{
 		"file":  new(getter.FileGetter),
@@ -44,6 +48,9 @@ func getters(o GetterOptions) map[string]getter.Getter {
 		"http":  hg,
 		"https": hg,
 		"s3":    new(getter.S3Getter),
+	}
+	if oci {
+		m["oci"] = &ociGetter{httpClient: o.HTTPClient, creds: o.OCICredentials}
 	}
 	if o.S3 != nil {
 		m["s3"] = o.S3

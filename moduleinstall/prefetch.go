@@ -118,7 +118,7 @@ func (p *prefetcher) call(path []string, parentDir string, c *config.ModuleCall,
 		case moduleaddr.Local:
 			p.exploreDir(path, filepath.Join(parentDir, src.String()), true)
 		case moduleaddr.Remote:
-			if !stageable(src.Package) {
+			if !p.w.fetch.stageable(src.Package) {
 				return
 			}
 			var pf packageFetch
@@ -194,7 +194,7 @@ func (p *prefetcher) registry(path []string, c *config.ModuleCall, src moduleadd
 		return
 	}
 	pf := p.w.registryPackage(p.ctx, src, v, loc)
-	if !stageable(pf.key) {
+	if !p.w.fetch.stageable(pf.key) {
 		return
 	}
 	j, err := p.run(pf, false)
@@ -289,7 +289,7 @@ func (p *prefetcher) run(pf packageFetch, urgent bool) (*stageJob, error) {
 		return j, j.err
 	}
 	if pf.cacheKey != "" && p.w.o.Cache != nil {
-		e, err := p.w.o.Cache.Get(p.ctx, pf.cacheKey, pf.refresh, pf.fill)
+		e, err := p.w.o.Cache.Get(p.ctx, pf.cacheKey, pf.refresh, pf.fillCache())
 		p.mu.Lock()
 		j.dir, j.cached, j.err = e.Dir, e, err
 		p.mu.Unlock()

@@ -68,9 +68,12 @@ type Options struct {
 	Registry *registry.Client
 	// ModuleRegistry answers module registry sources (nil: Registry).
 	ModuleRegistry moduleinstall.Registry
-	// HTTPClient fetches http(s) module packages (nil: one on the
-	// registry client's transport).
+	// HTTPClient fetches http(s) and oci:// module packages (nil: one on
+	// the registry client's transport).
 	HTTPClient *http.Client
+	// OCICredentials gives the credentials for oci:// module packages
+	// (nil: anonymous).
+	OCICredentials moduleinstall.OCICredentials
 	// PluginDirs are init's -plugin-dir values: the only places provider
 	// packages come from (with Init, which records them in the data
 	// directory, and builds Providers from them when it is nil).
