@@ -69,7 +69,7 @@ func (r *Run) moduleOptions(rootDiags hcl.Diagnostics, get bool) moduleinstall.O
 		Parallelism: o.ModuleParallelism,
 		Upgrade:     o.Upgrade,
 		Registry:    r.moduleRegistry(),
-		Getters:     moduleinstall.GetterOptions{HTTPClient: r.httpClient(), OCICredentials: o.OCICredentials},
+		Getters:     moduleinstall.GetterOptions{HTTPClient: r.httpClient(), OCICredentials: r.ociCredentials()},
 		Cache:       cache,
 		Config:      r.loadOptions(),
 		// Observed with tofu 1.12.6: get writes no manifest after errors

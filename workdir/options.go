@@ -72,7 +72,8 @@ type Options struct {
 	// the registry client's transport).
 	HTTPClient *http.Client
 	// OCICredentials gives the credentials for oci:// module packages
-	// (nil: anonymous).
+	// (nil: those the CLI configuration's OCI credentials blocks and the
+	// Docker-style auth files give, as OpenTofu finds them).
 	OCICredentials moduleinstall.OCICredentials
 	// PluginDirs are init's -plugin-dir values: the only places provider
 	// packages come from (with Init, which records them in the data

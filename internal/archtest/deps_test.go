@@ -49,7 +49,7 @@ var allowed = map[string][]string{
 	// every library may take the flavour it emulates (package flavour is a leaf)
 	"internal/serve":   {"flavour", "addrs", "versions", "hashes", "providersource", "registry", "internal/serve/storage"},
 	"providerlock":     {"flavour", "addrs", "versions", "hashes", "lockfile", "providersource", "registry", "cliconfig", "providerinstall", "config", "requirements"},
-	"workdir":          {"flavour", "addrs", "versions", "hashes", "config", "lockfile", "cliconfig", "registry", "requirements", "moduleaddr", "moduleinstall", "moduleinstall/manifest", "providersource", "providerinstall", "backend", "internal/regfile"},
+	"workdir":          {"internal/ociauth", "flavour", "addrs", "versions", "hashes", "config", "lockfile", "cliconfig", "registry", "requirements", "moduleaddr", "moduleinstall", "moduleinstall/manifest", "providersource", "providerinstall", "backend", "internal/regfile"},
 	"examples/library": {"workdir"},
 	// init's run of one directory: workdir's steps and their rendering
 	"internal/initrun": {"flavour", "addrs", "versions", "config", "lockfile", "cliconfig", "registry", "moduleinstall", "providersource", "providerinstall", "backend", "workdir", "internal/diagrender", "internal/livedisplay", "internal/regfile"},

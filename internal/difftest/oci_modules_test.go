@@ -156,7 +156,7 @@ func TestDifferentialOCIModules(t *testing.T) {
 	}
 	r := startOCIRegistry(t, filepath.Join(tmp, "oci"), false)
 	locked := startOCIRegistry(t, filepath.Join(tmp, "oci-locked"), true)
-	compareCases(t, program{name: "tofu", path: tofu}, program{name: "tfdeps", path: tfdeps}, ociModuleCases(r, locked), tmp, ociModuleDeviations)
+	compareCases(t, program{name: "tofu", path: tofu}, program{name: "tfdeps", path: tfdeps}, ociModuleCases(r, locked), tmp, nil)
 }
 
 // TestDifferentialTerraformOCIModules checks that the Terraform flavour,
@@ -182,15 +182,6 @@ func TestDifferentialTerraformOCIModules(t *testing.T) {
 	compareCases(t, program{name: "terraform", path: terraform, unorderedModules: true},
 		program{name: "tfdeps", path: tfdeps, args: []string{"-compat=terraform"}, unorderedModules: true},
 		cases, tmp, nil)
-}
-
-// ociModuleDeviations: the CLI configuration's OCI credentials are read
-// by the provider side's work (another helper's); until the CLI passes
-// them to the module installer (workdir.Options.OCICredentials), tfdeps
-// warns about the blocks and installs anonymously. Remove the entry once
-// it does.
-var ociModuleDeviations = []deviation{
-	{"oci/credentials-*", 0, "OCI credentials from the CLI configuration are not yet passed to the module installer"},
 }
 
 // ociImageManifest is the media type of OCI image manifests.
