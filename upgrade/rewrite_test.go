@@ -1,0 +1,157 @@
+package upgrade
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestRewriteConstraints(t *testing.T) {
+	tests := []struct {
+		name      string
+		src       string
+		edits     []constraintEdit
+		want      string
+		wantLines []int
+		wantErr   string
+	}{
+		{
+			name: "required_providers object with comments",
+			src: `terraform {
+  # pinned for the 1.x API
+  required_providers {
+    foo = {
+      source  = "acme/foo" # our fork
+      version = "~> 1.0"   // bump me
+    }
+    bar = { source = "acme/bar", version = ">= 1.0, < 2.0" }
+  }
+}
+`,
+			edits: []constraintEdit{{name: "foo", old: "~> 1.0", new: "~> 2.0"}, {name: "bar", old: ">= 1.0, < 2.0", new: ">= 1.0, < 3.0"}},
+			want: `terraform {
+  # pinned for the 1.x API
+  required_providers {
+    foo = {
+      source  = "acme/foo" # our fork
+      version = "~> 2.0"   // bump me
+    }
+    bar = { source = "acme/bar", version = ">= 1.0, < 3.0" }
+  }
+}
+`,
+			wantLines: []int{6, 8},
+		},
+		{
+			name:      "legacy string form",
+			src:       "terraform {\n  required_providers {\n    foo = \"1.0.0\"\n  }\n}\n",
+			edits:     []constraintEdit{{name: "foo", old: "1.0.0", new: "2.0.0"}},
+			want:      "terraform {\n  required_providers {\n    foo = \"2.0.0\"\n  }\n}\n",
+			wantLines: []int{3},
+		},
+		{
+			name: "quoted keys and a nested object left alone",
+			src: `terraform {
+  required_providers {
+    foo = {
+      "version" = "~> 1.2.3"
+      meta = { version = "~> 1.2.3" }
+    }
+  }
+}
+`,
+			edits: []constraintEdit{{name: "foo", old: "~> 1.2.3", new: "~> 2.0.0"}},
+			want: `terraform {
+  required_providers {
+    foo = {
+      "version" = "~> 2.0.0"
+      meta = { version = "~> 1.2.3" }
+    }
+  }
+}
+`,
+			wantLines: []int{4},
+		},
+		{
+			name: "module call, odd layout kept",
+			src: `/* header */
+module "app" {
+  source="acme/app/aws"
+  version    =   "~> 1.0" # keep this comment
+  count = 1
+}
+
+module "other" {
+  source  = "acme/other/aws"
+  version = "~> 1.0"
+}
+`,
+			edits: []constraintEdit{{module: true, name: "app", old: "~> 1.0", new: "~> 2.0"}},
+			want: `/* header */
+module "app" {
+  source="acme/app/aws"
+  version    =   "~> 2.0" # keep this comment
+  count = 1
+}
+
+module "other" {
+  source  = "acme/other/aws"
+  version = "~> 1.0"
+}
+`,
+			wantLines: []int{4},
+		},
+		{
+			name:      "tabs and CRLF kept",
+			src:       "module \"app\" {\r\n\tsource\t= \"acme/app/aws\"\r\n\tversion\t= \"1.0.0\"\r\n}\r\n",
+			edits:     []constraintEdit{{module: true, name: "app", old: "1.0.0", new: "1.2.0"}},
+			want:      "module \"app\" {\r\n\tsource\t= \"acme/app/aws\"\r\n\tversion\t= \"1.2.0\"\r\n}\r\n",
+			wantLines: []int{3},
+		},
+		{
+			name:    "version from a variable",
+			src:     "module \"app\" {\n  source = \"acme/app/aws\"\n  version = var.v\n}\n",
+			edits:   []constraintEdit{{module: true, name: "app", old: "1.0.0", new: "2.0.0"}},
+			wantErr: `the version "1.0.0" of module "app" is not a plain quoted string here`,
+		},
+		{
+			name:    "template",
+			src:     "module \"app\" {\n  source = \"acme/app/aws\"\n  version = \"${var.v}\"\n}\n",
+			edits:   []constraintEdit{{module: true, name: "app", old: "1.0.0", new: "2.0.0"}},
+			wantErr: "not a plain quoted string",
+		},
+		{
+			name:    "changed since it was read",
+			src:     "terraform {\n  required_providers {\n    foo = { version = \"~> 1.1\" }\n  }\n}\n",
+			edits:   []constraintEdit{{name: "foo", old: "~> 1.0", new: "~> 2.0"}},
+			wantErr: "not a plain quoted string",
+		},
+		{
+			name:    "syntax error",
+			src:     "terraform {\n",
+			edits:   []constraintEdit{{name: "foo", old: "~> 1.0", new: "~> 2.0"}},
+			wantErr: "versions.tf",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, lines, err := rewriteConstraints([]byte(tt.src), "versions.tf", tt.edits)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want one with %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+				t.Errorf("content (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantLines, lines); diff != "" {
+				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
