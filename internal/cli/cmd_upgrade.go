@@ -1,0 +1,3 @@
+package cli
+
+func runUpgrade(m *Meta, args []string) int { return 1 }
