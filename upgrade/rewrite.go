@@ -3,7 +3,6 @@ package upgrade
 import (
 	"bytes"
 	"fmt"
-	"sort"
 	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
@@ -11,50 +10,49 @@ import (
 	"github.com/hashicorp/hcl/v2/hclwrite"
 )
 
-// constraintEdit is one version string to change in a configuration file:
-// a required_providers entry's (by local name) or a module call's (by
-// call name).
+// constraintEdit is one version string to change in a configuration
+// file: a required_providers entry's (by local name) or a module call's
+// (by call name), through bump (old string to new).
 type constraintEdit struct {
-	module   bool
-	name     string
-	old, new string
+	module bool
+	name   string
+	bump   func(old string) (string, error)
 }
 
-// rewriteConstraints changes the version strings edits name in the
-// native-syntax file src, through hclwrite, and returns the new content
-// and, for each edit, the line of the string. Only the bytes of those
-// strings change: comments, spacing and every other token stay as they
-// were. An edit whose string is not found with its old value (or is not a
-// plain quoted string) is an error, and nothing is changed.
-func rewriteConstraints(src []byte, filename string, edits []constraintEdit) ([]byte, []int, error) {
+// editResult is what an edit changed: the string before and after, and
+// its line.
+type editResult struct {
+	Line     int
+	Old, New string
+}
+
+// rewriteConstraint changes the version string e names in the
+// native-syntax file src, found through hclwrite, and returns the new
+// content. Only the bytes of that string change: comments, spacing, tabs,
+// line endings and every other token stay as they were (hclwrite's own
+// output would reformat the file). A string that is not found, or is not
+// a plain quoted string, is an error, as is one bump refuses.
+func rewriteConstraint(src []byte, filename string, e constraintEdit) ([]byte, editResult, error) {
 	f, diags := hclwrite.ParseConfig(src, filename, hcl.InitialPos)
 	if diags.HasErrors() {
-		return nil, nil, fmt.Errorf("%s: %s", filename, diags.Error())
+		return nil, editResult{}, fmt.Errorf("%s: %s", filename, diags.Error())
 	}
-	var targets []*hclwrite.Token
-	for _, e := range edits {
-		tok, err := findVersionString(f.Body(), e)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", filename, err)
-		}
-		targets = append(targets, tok)
+	tok, err := findVersionString(f.Body(), e)
+	if err != nil {
+		return nil, editResult{}, fmt.Errorf("%s: %w", filename, err)
 	}
-	type splice struct{ off, end int }
-	at := make([]splice, len(targets))
-	lines := make([]int, len(edits))
-	for i, tok := range targets {
-		off, line := positionOf(f, tok)
-		at[i] = splice{off, off + len(tok.Bytes)}
-		lines[i] = line
+	off, line := positionOf(f, tok)
+	old := unescapeQuoted(tok.Bytes)
+	updated, err := e.bump(old)
+	if err != nil {
+		return nil, editResult{}, err
 	}
-	// Splice into src itself: hclwrite's own output would reformat the
-	// file and turn tabs into spaces.
-	out := append([]byte{}, src...)
-	for _, i := range byOffsetDescending(len(at), func(i int) int { return at[i].off }) {
-		out = append(out[:at[i].off:at[i].off], append([]byte(escapeQuoted(edits[i].new)), src[at[i].end:]...)...)
-		src = out
+	res := editResult{Line: line, Old: old, New: updated}
+	if updated == old {
+		return src, res, nil
 	}
-	return out, lines, nil
+	out := append(append(append([]byte{}, src[:off]...), escapeQuoted(updated)...), src[off+len(tok.Bytes):]...)
+	return out, res, nil
 }
 
 // findVersionString is the quoted-literal token holding e's constraint.
@@ -81,16 +79,17 @@ func findVersionString(body *hclwrite.Body, e constraintEdit) (*hclwrite.Token, 
 			}
 		}
 	}
-	for _, tok := range found {
-		if unescapeQuoted(tok.Bytes) == e.old {
-			return tok, nil
-		}
+	if len(found) == 1 {
+		return found[0], nil
 	}
 	what := fmt.Sprintf("required_providers entry %q", e.name)
 	if e.module {
 		what = fmt.Sprintf("module %q", e.name)
 	}
-	return nil, fmt.Errorf("the version %q of %s is not a plain quoted string here", e.old, what)
+	if len(found) > 1 {
+		return nil, fmt.Errorf("%s is declared more than once", what)
+	}
+	return nil, fmt.Errorf("the version of %s is not a plain quoted string", what)
 }
 
 // plainString is the literal of an expression that is one quoted string
@@ -178,16 +177,6 @@ func positionOf(f *hclwrite.File, tok *hclwrite.Token) (int, int) {
 		line += bytes.Count(t.Bytes, []byte("\n"))
 	}
 	return -1, 0
-}
-
-// byOffsetDescending is 0..n-1 ordered by off, highest first.
-func byOffsetDescending(n int, off func(int) int) []int {
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.Slice(idx, func(a, b int) bool { return off(idx[a]) > off(idx[b]) })
-	return idx
 }
 
 // escapeQuoted is s as the inside of a quoted HCL string.

@@ -1,13 +1,24 @@
 package upgrade
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestRewriteConstraints(t *testing.T) {
+// to is an edit's bump: old must be what the file holds.
+func to(old, new string) func(string) (string, error) {
+	return func(got string) (string, error) {
+		if got != old {
+			return "", fmt.Errorf("found %q, want %q", got, old)
+		}
+		return new, nil
+	}
+}
+
+func TestRewriteConstraint(t *testing.T) {
 	tests := []struct {
 		name      string
 		src       string
@@ -29,7 +40,7 @@ func TestRewriteConstraints(t *testing.T) {
   }
 }
 `,
-			edits: []constraintEdit{{name: "foo", old: "~> 1.0", new: "~> 2.0"}, {name: "bar", old: ">= 1.0, < 2.0", new: ">= 1.0, < 3.0"}},
+			edits: []constraintEdit{{name: "foo", bump: to("~> 1.0", "~> 2.0")}, {name: "bar", bump: to(">= 1.0, < 2.0", ">= 1.0, < 3.0")}},
 			want: `terraform {
   # pinned for the 1.x API
   required_providers {
@@ -46,7 +57,7 @@ func TestRewriteConstraints(t *testing.T) {
 		{
 			name:      "legacy string form",
 			src:       "terraform {\n  required_providers {\n    foo = \"1.0.0\"\n  }\n}\n",
-			edits:     []constraintEdit{{name: "foo", old: "1.0.0", new: "2.0.0"}},
+			edits:     []constraintEdit{{name: "foo", bump: to("1.0.0", "2.0.0")}},
 			want:      "terraform {\n  required_providers {\n    foo = \"2.0.0\"\n  }\n}\n",
 			wantLines: []int{3},
 		},
@@ -61,7 +72,7 @@ func TestRewriteConstraints(t *testing.T) {
   }
 }
 `,
-			edits: []constraintEdit{{name: "foo", old: "~> 1.2.3", new: "~> 2.0.0"}},
+			edits: []constraintEdit{{name: "foo", bump: to("~> 1.2.3", "~> 2.0.0")}},
 			want: `terraform {
   required_providers {
     foo = {
@@ -87,7 +98,7 @@ module "other" {
   version = "~> 1.0"
 }
 `,
-			edits: []constraintEdit{{module: true, name: "app", old: "~> 1.0", new: "~> 2.0"}},
+			edits: []constraintEdit{{module: true, name: "app", bump: to("~> 1.0", "~> 2.0")}},
 			want: `/* header */
 module "app" {
   source="acme/app/aws"
@@ -105,38 +116,54 @@ module "other" {
 		{
 			name:      "tabs and CRLF kept",
 			src:       "module \"app\" {\r\n\tsource\t= \"acme/app/aws\"\r\n\tversion\t= \"1.0.0\"\r\n}\r\n",
-			edits:     []constraintEdit{{module: true, name: "app", old: "1.0.0", new: "1.2.0"}},
+			edits:     []constraintEdit{{module: true, name: "app", bump: to("1.0.0", "1.2.0")}},
 			want:      "module \"app\" {\r\n\tsource\t= \"acme/app/aws\"\r\n\tversion\t= \"1.2.0\"\r\n}\r\n",
 			wantLines: []int{3},
 		},
 		{
 			name:    "version from a variable",
 			src:     "module \"app\" {\n  source = \"acme/app/aws\"\n  version = var.v\n}\n",
-			edits:   []constraintEdit{{module: true, name: "app", old: "1.0.0", new: "2.0.0"}},
-			wantErr: `the version "1.0.0" of module "app" is not a plain quoted string here`,
+			edits:   []constraintEdit{{module: true, name: "app", bump: to("1.0.0", "2.0.0")}},
+			wantErr: `versions.tf: the version of module "app" is not a plain quoted string`,
 		},
 		{
 			name:    "template",
 			src:     "module \"app\" {\n  source = \"acme/app/aws\"\n  version = \"${var.v}\"\n}\n",
-			edits:   []constraintEdit{{module: true, name: "app", old: "1.0.0", new: "2.0.0"}},
+			edits:   []constraintEdit{{module: true, name: "app", bump: to("1.0.0", "2.0.0")}},
 			wantErr: "not a plain quoted string",
 		},
 		{
-			name:    "changed since it was read",
+			name:    "bump refuses",
 			src:     "terraform {\n  required_providers {\n    foo = { version = \"~> 1.1\" }\n  }\n}\n",
-			edits:   []constraintEdit{{name: "foo", old: "~> 1.0", new: "~> 2.0"}},
-			wantErr: "not a plain quoted string",
+			edits:   []constraintEdit{{name: "foo", bump: to("~> 1.0", "~> 2.0")}},
+			wantErr: `found "~> 1.1"`,
+		},
+		{
+			name:    "declared twice",
+			src:     "terraform {\n  required_providers {\n    foo = { version = \"~> 1.1\" }\n  }\n}\nterraform {\n  required_providers {\n    foo = { version = \"~> 1.1\" }\n  }\n}\n",
+			edits:   []constraintEdit{{name: "foo", bump: to("~> 1.1", "~> 2.0")}},
+			wantErr: "declared more than once",
 		},
 		{
 			name:    "syntax error",
 			src:     "terraform {\n",
-			edits:   []constraintEdit{{name: "foo", old: "~> 1.0", new: "~> 2.0"}},
+			edits:   []constraintEdit{{name: "foo", bump: to("~> 1.0", "~> 2.0")}},
 			wantErr: "versions.tf",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, lines, err := rewriteConstraints([]byte(tt.src), "versions.tf", tt.edits)
+			got := []byte(tt.src)
+			var lines []int
+			var err error
+			for _, e := range tt.edits {
+				var res editResult
+				got, res, err = rewriteConstraint(got, "versions.tf", e)
+				if err != nil {
+					break
+				}
+				lines = append(lines, res.Line)
+			}
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error = %v, want one with %q", err, tt.wantErr)
