@@ -208,7 +208,8 @@ func (r *Report) collectProviders() {
 	}
 }
 
-func (r *Report) collectModules(dir string) hcl.Diagnostics {
+// manifestPath is the module manifest of the root module in dir.
+func (r *Report) manifestPath(dir string) string {
 	dataDir := r.opts.DataDir
 	if dataDir == "" {
 		dataDir = ".terraform"
@@ -216,7 +217,11 @@ func (r *Report) collectModules(dir string) hcl.Diagnostics {
 	if !filepath.IsAbs(dataDir) {
 		dataDir = filepath.Join(dir, dataDir)
 	}
-	man, err := manifest.Read(filepath.Join(dataDir, "modules", manifest.FileName))
+	return filepath.Join(dataDir, "modules", manifest.FileName)
+}
+
+func (r *Report) collectModules(dir string) hcl.Diagnostics {
+	man, err := manifest.Read(r.manifestPath(dir))
 	if err != nil {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to read module manifest", Detail: err.Error()}}
 	}

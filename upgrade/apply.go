@@ -1,0 +1,189 @@
+package upgrade
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/lockfile"
+	"github.com/tfdeps/tfdeps/moduleinstall/manifest"
+	"github.com/tfdeps/tfdeps/workdir"
+)
+
+// ErrOtherFlavour reports a lock file written by the product that is not
+// emulated: upgrading would rewrite it in the other product's format.
+var ErrOtherFlavour = errors.New("the lock file was written by the other product")
+
+// Apply carries the plan out: it writes the rewritten configuration
+// files (each atomically), then installs as "init" does (workdir.Init,
+// with the report's Options.Workdir): with everything selected, as
+// "init -upgrade" does; otherwise the selected providers' lock entries
+// and the selected modules' records are dropped first, so that init
+// chooses their newest allowed versions and keeps the rest. The
+// backend is left as it is. On any error the configuration files and the
+// lock file are put back as they were (the modules directory is as init
+// left it) and the diagnostics say why. Afterwards each change's To is
+// the version installed.
+func (pl *Plan) Apply(ctx context.Context) (hcl.Diagnostics, error) {
+	o := pl.report.opts
+	dir := o.Dir
+	if dir == "" {
+		dir = "."
+	}
+	if other := OtherFlavourLockFile(dir, o.Flavour); other != "" {
+		return hcl.Diagnostics{errorDiag("Lock file of the other product", other+".")}, ErrOtherFlavour
+	}
+	if len(pl.Changes) == 0 {
+		return nil, nil
+	}
+	lockPath := filepath.Join(dir, lockFileName)
+	saved := map[string][]byte{}
+	for _, path := range append(append([]string{}, pl.order...), lockPath) {
+		if b, err := os.ReadFile(path); err == nil {
+			saved[path] = b
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return hcl.Diagnostics{errorDiag("Failed to read "+path, err.Error())}, err
+		}
+	}
+	diags, err := pl.install(ctx, dir, lockPath)
+	if err != nil {
+		for _, path := range append(append([]string{}, pl.order...), lockPath) {
+			if b, ok := saved[path]; ok {
+				if werr := writeAtomic(path, b); werr != nil {
+					diags = append(diags, errorDiag("Failed to restore "+path, werr.Error()))
+				}
+			}
+		}
+		return diags, err
+	}
+	pl.installed(dir)
+	return diags, nil
+}
+
+func (pl *Plan) install(ctx context.Context, dir, lockPath string) (hcl.Diagnostics, error) {
+	o := pl.report.opts
+	for _, path := range pl.order {
+		if err := writeAtomic(path, pl.files[path]); err != nil {
+			return hcl.Diagnostics{errorDiag("Failed to write "+path, err.Error())}, err
+		}
+	}
+	if !pl.every {
+		if diags, err := pl.forget(dir, lockPath); err != nil {
+			return diags, err
+		}
+	}
+	w := o.Workdir
+	w.Dir, w.Flavour, w.Version, w.Upgrade = o.Dir, o.Flavour, o.Version, pl.every
+	if w.DataDir == "" {
+		w.DataDir = o.DataDir
+	}
+	_, diags, err := workdir.Init(ctx, w, workdir.Events{})
+	return diags, err
+}
+
+// forget drops the lock entries of the providers that change and the
+// module records of the modules that change (and below them), so that
+// init chooses them anew.
+func (pl *Plan) forget(dir, lockPath string) (hcl.Diagnostics, error) {
+	o := pl.report.opts
+	locks := pl.report.locks
+	dropped := false
+	for _, c := range pl.Changes {
+		if !c.Provider.IsZero() && locks.Provider(c.Provider) != nil {
+			locks.RemoveProvider(c.Provider)
+			dropped = true
+		}
+	}
+	if dropped {
+		if diags := lockfile.WriteFileIn(o.Dir, lockFileName, locks, o.Flavour); diags.HasErrors() {
+			return diags, errors.New(diags.Error())
+		}
+	}
+	manPath := pl.report.manifestPath(dir)
+	man, err := manifest.Read(manPath)
+	if err != nil {
+		return hcl.Diagnostics{errorDiag("Failed to read module manifest", err.Error())}, err
+	}
+	n := len(man)
+	for _, c := range pl.Changes {
+		if c.Module == "" {
+			continue
+		}
+		key := moduleKey(c.Module)
+		for k := range man {
+			if k == key || strings.HasPrefix(k, key+".") {
+				delete(man, k)
+			}
+		}
+	}
+	if len(man) != n {
+		if err := man.Write(manPath); err != nil {
+			return hcl.Diagnostics{errorDiag("Failed to write module manifest", err.Error())}, err
+		}
+	}
+	return nil, nil
+}
+
+// installed sets each change's To to what the lock file and the module
+// manifest record after installing.
+func (pl *Plan) installed(dir string) {
+	o := pl.report.opts
+	locks, _, _ := lockfile.ReadFile(lockFileName, lockfile.ReadOptions{Flavour: o.Flavour, TofuVersion: o.Version, Dir: o.Dir})
+	man, _ := manifest.Read(pl.report.manifestPath(dir))
+	for _, c := range pl.Changes {
+		switch {
+		case c.Module != "":
+			if rec, ok := man[moduleKey(c.Module)]; ok && rec.Version != "" {
+				c.To = rec.Version
+			}
+		case locks != nil && locks.Provider(c.Provider) != nil:
+			c.To = locks.Provider(c.Provider).Version().String()
+		}
+	}
+}
+
+// moduleKey is the manifest key of a module path: module.a.module.b is a.b.
+func moduleKey(path string) string {
+	return strings.ReplaceAll(strings.TrimPrefix(path, "module."), ".module.", ".")
+}
+
+func errorDiag(summary, detail string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
+}
+
+// writeAtomic replaces path with data through a temporary file in the
+// same directory, keeping the file's mode.
+func writeAtomic(path string, data []byte) error {
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tfdeps-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(mode)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		os.Remove(name)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
