@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,8 +51,16 @@ func (pl *Plan) Apply(ctx context.Context) (hcl.Diagnostics, error) {
 			return hcl.Diagnostics{errorDiag("Failed to read "+path, err.Error())}, err
 		}
 	}
+	modsDir := filepath.Dir(pl.report.manifestPath(dir))
+	backup, err := snapshot(modsDir)
+	if err != nil {
+		return hcl.Diagnostics{errorDiag("Failed to copy the modules directory aside", err.Error())}, err
+	}
 	diags, err := pl.install(ctx, dir, lockPath)
 	if err != nil {
+		if rerr := backup.restore(); rerr != nil {
+			diags = append(diags, errorDiag("Failed to restore "+modsDir, rerr.Error()))
+		}
 		for _, path := range append(append([]string{}, pl.order...), lockPath) {
 			if b, ok := saved[path]; ok {
 				if werr := writeAtomic(path, b); werr != nil {
@@ -61,6 +70,7 @@ func (pl *Plan) Apply(ctx context.Context) (hcl.Diagnostics, error) {
 		}
 		return diags, err
 	}
+	backup.discard()
 	pl.installed(dir)
 	return diags, nil
 }
@@ -186,4 +196,90 @@ func writeAtomic(path string, data []byte) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// modulesBackup is a copy of the modules directory taken before an
+// install ("" when there was none to copy).
+type modulesBackup struct{ dir, copy string }
+
+// snapshot copies dir (the modules directory) to a sibling directory.
+func snapshot(dir string) (*modulesBackup, error) {
+	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+		return &modulesBackup{dir: dir}, nil
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".modules.tfdeps-*")
+	if err != nil {
+		return nil, err
+	}
+	if err := copyTree(dir, tmp); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	return &modulesBackup{dir: dir, copy: tmp}, nil
+}
+
+// restore puts the copy back in place of whatever the install left.
+func (b *modulesBackup) restore() error {
+	if err := os.RemoveAll(b.dir); err != nil {
+		return err
+	}
+	if b.copy == "" {
+		return nil
+	}
+	return os.Rename(b.copy, b.dir)
+}
+
+func (b *modulesBackup) discard() {
+	if b.copy != "" {
+		os.RemoveAll(b.copy)
+	}
+}
+
+// copyTree copies the directory src to dst (which exists): directories,
+// regular files and symbolic links, with their permissions.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil || rel == "." {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return os.Mkdir(target, info.Mode().Perm()|0o700)
+		case info.Mode()&os.ModeSymlink != 0:
+			link, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(link, target)
+		case info.Mode().IsRegular():
+			return copyFile(path, target, info.Mode().Perm())
+		}
+		return nil // sockets and the like are not module content
+	})
+}
+
+func copyFile(src, dst string, mode os.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -175,7 +175,7 @@ func OtherFlavourLockFile(dir string, f flavour.Flavour) string {
 		return ""
 	}
 	line, _, _ := strings.Cut(string(b), "\n")
-	line = strings.TrimRight(line, "\r")
+	line = strings.TrimRight(line, "\r") + "\n" // as HeaderLine ends
 	other := flavour.OpenTofu
 	if f != flavour.Terraform {
 		other = flavour.Terraform

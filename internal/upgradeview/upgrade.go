@@ -86,6 +86,12 @@ type Upgrade struct {
 // Root upgrades the root module opts.Dir as plan says and shows the
 // result.
 func (u *Upgrade) Root(ctx context.Context, opts upgrade.Options, po upgrade.PlanOptions) {
+	if other := upgrade.OtherFlavourLockFile(opts.Dir, opts.Flavour); other != "" && !u.DryRun {
+		// Checked first: the other product's defaults may not even load
+		// the installed modules.
+		u.fail(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Lock file of the other product", Detail: other + "."}})
+		return
+	}
 	rep, diags := upgrade.Outdated(ctx, opts)
 	if rep == nil || diags.HasErrors() {
 		u.fail(diags)
