@@ -53,6 +53,7 @@ type Outdated struct {
 	Flavour   flavour.Flavour
 
 	failed, newer bool
+	shown         int
 }
 
 // Root shows the report of the root module in dir ("" for the working
@@ -73,7 +74,7 @@ func (o *Outdated) Root(dir string, rep *upgrade.Report, failed bool) {
 		return
 	}
 	if o.Recursive {
-		fmt.Fprintf(o.Stdout, "Root module %s:\n", dir)
+		rootHeader(o.Stdout, dir, &o.shown)
 	}
 	WriteTable(o.Stdout, rep, o.Flavour)
 }
@@ -221,4 +222,14 @@ func writeJSON(w io.Writer, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
+}
+
+// rootHeader introduces a root's output in a -recursive run, after an
+// empty line from the previous root's.
+func rootHeader(w io.Writer, dir string, shown *int) {
+	if *shown > 0 {
+		fmt.Fprintln(w)
+	}
+	*shown++
+	fmt.Fprintf(w, "Root module %s:\n", dir)
 }

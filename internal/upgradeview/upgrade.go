@@ -81,6 +81,7 @@ type Upgrade struct {
 	Diagnostics func(hcl.Diagnostics)
 
 	failed bool
+	shown  int
 }
 
 // Root upgrades the root module opts.Dir as plan says and shows the
@@ -116,7 +117,7 @@ func (u *Upgrade) Root(ctx context.Context, opts upgrade.Options, po upgrade.Pla
 		return
 	}
 	if u.Recursive {
-		fmt.Fprintf(u.Stdout, "Root module %s:\n", opts.Dir)
+		rootHeader(u.Stdout, opts.Dir, &u.shown)
 	}
 	WritePlan(u.Stdout, pl, u.Flavour, u.DryRun)
 }
