@@ -357,9 +357,12 @@ func (r *Report) Outdated() bool {
 	return false
 }
 
-// SourceForDisplay is the call's source as people read it (a registry
-// source without the default host).
-func (m *Module) SourceForDisplay() string {
+// SourceForDisplayIn is the call's source as people read it: a registry
+// source without flavour f's default host.
+func (m *Module) SourceForDisplayIn(f flavour.Flavour) string {
+	if m.Registry && m.pkg.Host == f.DefaultHost() {
+		return strings.TrimPrefix(m.Source, m.pkg.Host.ForDisplay()+"/")
+	}
 	if m.call != nil && m.call.Source != nil {
 		return m.call.Source.ForDisplay()
 	}

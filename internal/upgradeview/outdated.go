@@ -160,10 +160,10 @@ func WriteTable(w io.Writer, rep *upgrade.Report, f flavour.Flavour) {
 		fmt.Fprintln(tw, "MODULE\tSOURCE\tCONSTRAINTS\tINSTALLED\tNEWEST ALLOWED\tNEWEST")
 		for _, m := range rep.Modules {
 			if !m.Registry {
-				fmt.Fprintf(tw, "%s\t%s\tnot from a registry\n", m.Path, m.SourceForDisplay())
+				fmt.Fprintf(tw, "%s\t%s\tnot from a registry\n", m.Path, m.SourceForDisplayIn(f))
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", m.Path, m.SourceForDisplay(), dash(m.Constraints),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", m.Path, m.SourceForDisplayIn(f), dash(m.Constraints),
 				dash(m.Installed), dash(m.NewestAllowed), dash(m.Newest))
 		}
 		tw.Flush()
