@@ -55,6 +55,9 @@ var allowed = map[string][]string{
 	// the fleet shares work between roots; what a root does is passed in
 	"fleet":              {"flavour", "addrs", "versions", "registry", "config", "providerlock", "providersource", "providerinstall", "moduleinstall", "internal/registrytest"},
 	"internal/fleetview": {"fleet", "internal/livedisplay"},
+	// outdated and upgrade: versions asked, constraints rewritten, init's steps reused
+	"upgrade":              {"flavour", "addrs", "versions", "config", "lockfile", "moduleaddr", "moduleinstall/manifest", "providersource", "requirements", "workdir"},
+	"internal/upgradeview": {"flavour", "versions", "upgrade"},
 }
 
 // anyModulePackage marks packages that may import every package of the module.
