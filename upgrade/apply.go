@@ -104,7 +104,9 @@ func (pl *Plan) forget(dir, lockPath string) (hcl.Diagnostics, error) {
 	locks := pl.report.locks
 	dropped := false
 	for _, c := range pl.Changes {
-		if !c.Provider.IsZero() && locks.Provider(c.Provider) != nil {
+		// A provider whose version stays (only its constraint changes)
+		// keeps its entry and so its other platforms' hashes.
+		if !c.Provider.IsZero() && c.From != c.To && locks.Provider(c.Provider) != nil {
 			locks.RemoveProvider(c.Provider)
 			dropped = true
 		}
@@ -121,7 +123,7 @@ func (pl *Plan) forget(dir, lockPath string) (hcl.Diagnostics, error) {
 	}
 	n := len(man)
 	for _, c := range pl.Changes {
-		if c.Module == "" {
+		if c.Module == "" || c.From == c.To {
 			continue
 		}
 		key := moduleKey(c.Module)

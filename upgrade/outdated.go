@@ -322,10 +322,15 @@ func isPrerelease(v string) bool {
 	return err == nil && pv.IsPrerelease()
 }
 
-// failures are the failed questions as error diagnostics.
+// failures are the failed questions as error diagnostics, and the
+// registries' warnings.
 func (r *Report) failures() hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, p := range r.Providers {
+		if len(p.Warnings) > 0 {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Additional provider information from registry",
+				Detail: fmt.Sprintf("The remote registry returned warnings for %s:\n- %s", p.Provider.String(), strings.Join(p.Warnings, "\n- "))})
+		}
 		if p.Err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to query available provider packages",
 				Detail: fmt.Sprintf("Could not retrieve the list of available versions for provider %s: %s", p.Provider.ForDisplayIn(r.opts.Flavour), p.Err)})

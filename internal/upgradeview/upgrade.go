@@ -80,8 +80,9 @@ type Upgrade struct {
 	// Diagnostics shows diagnostics (to stderr).
 	Diagnostics func(hcl.Diagnostics)
 
-	failed bool
-	shown  int
+	failed     bool
+	shown      int
+	shownDiags map[string]bool
 }
 
 // Root upgrades the root module opts.Dir as plan says and shows the
@@ -98,19 +99,19 @@ func (u *Upgrade) Root(ctx context.Context, opts upgrade.Options, po upgrade.Pla
 		u.fail(diags)
 		return
 	}
-	u.Diagnostics(diags)
+	u.show(diags)
 	pl, err := rep.Plan(po)
 	if err != nil {
 		u.fail(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot upgrade", Detail: err.Error()}})
 		return
 	}
 	if !u.DryRun {
-		if diags, err := pl.Apply(ctx); err != nil {
+		diags, err := pl.Apply(ctx)
+		if err != nil {
 			u.fail(diags)
 			return
-		} else {
-			u.Diagnostics(diags)
 		}
+		u.show(diags)
 	}
 	if u.JSON {
 		u.writeJSON(opts.Dir, pl)
@@ -124,7 +125,26 @@ func (u *Upgrade) Root(ctx context.Context, opts upgrade.Options, po upgrade.Pla
 
 func (u *Upgrade) fail(diags hcl.Diagnostics) {
 	u.failed = true
-	u.Diagnostics(diags)
+	u.show(diags)
+}
+
+// show passes diags on, without those already shown (a registry's
+// warnings come back from the install).
+func (u *Upgrade) show(diags hcl.Diagnostics) {
+	if u.shownDiags == nil {
+		u.shownDiags = map[string]bool{}
+	}
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		key := fmt.Sprintf("%d\x00%s\x00%s", d.Severity, d.Summary, d.Detail)
+		if !u.shownDiags[key] {
+			u.shownDiags[key] = true
+			out = append(out, d)
+		}
+	}
+	if len(out) > 0 {
+		u.Diagnostics(out)
+	}
 }
 
 // ExitCode is 1 after any error, else 0.
