@@ -122,6 +122,10 @@ func Outdated(ctx context.Context, opts Options) (*Report, hcl.Diagnostics) {
 	if version == "" {
 		version = opts.Flavour.DefaultVersion()
 	}
+	if workdir.IsEmptyDir(dir, opts.Flavour) {
+		abs, _ := filepath.Abs(dir)
+		return nil, hcl.Diagnostics{errorDiag("No configuration files", fmt.Sprintf("The directory %s contains no %s configuration files.", abs, opts.Flavour.Product()))}
+	}
 	cfg := append([]config.Option{
 		config.WithFileSystem(config.OSFileSystem{Root: opts.Dir}), config.WithWorkingDir(opts.Dir),
 		config.WithTofuVersion(version), config.WithFlavour(opts.Flavour),

@@ -5,6 +5,9 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tfdeps/tfdeps/internal/diagrender"
 	"github.com/tfdeps/tfdeps/internal/upgradeview"
 	"github.com/tfdeps/tfdeps/providersource"
 	"github.com/tfdeps/tfdeps/upgrade"
@@ -35,14 +38,18 @@ func runOutdated(m *Meta, args []string) int {
 	for _, root := range roots {
 		opts.Dir = root
 		rep, diags := upgrade.Outdated(ctx, opts)
-		p := newDiagPrinter(m, nil)
-		if *asJSON {
-			p.Stdout = m.Stderr
-		}
-		p.Print(diags)
+		printUpgradeDiags(m, root, diags)
 		out.Root(root, rep, diags.HasErrors())
 	}
 	return out.ExitCode(*detailed)
+}
+
+// printUpgradeDiags prints the diagnostics of the root module in dir,
+// with snippets, all to stderr: stdout is the report's.
+func printUpgradeDiags(m *Meta, dir string, diags hcl.Diagnostics) {
+	p := newDiagPrinter(m, diagrender.SnippetFilesIn(dir, diags, nil))
+	p.Stdout = m.Stderr
+	p.Print(diags)
 }
 
 // upgradeOptions are package upgrade's options for this process: the CLI

@@ -37,10 +37,10 @@ func runUpgrade(m *Meta, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	opts := upgradeOptions(m)
-	u := &upgradeview.Upgrade{Stdout: m.Stdout, JSON: *asJSON, Recursive: *recursive, DryRun: *dryRun, Flavour: m.Flavour,
-		Diagnostics: func(d hcl.Diagnostics) { p := newDiagPrinter(m, nil); p.Stdout = m.Stderr; p.Print(d) }}
+	u := &upgradeview.Upgrade{Stdout: m.Stdout, JSON: *asJSON, Recursive: *recursive, DryRun: *dryRun, Flavour: m.Flavour}
 	for _, root := range roots {
 		opts.Dir = root
+		u.Diagnostics = func(d hcl.Diagnostics) { printUpgradeDiags(m, root, d) }
 		u.Root(ctx, opts, po)
 	}
 	return u.ExitCode()
