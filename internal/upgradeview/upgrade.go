@@ -120,6 +120,9 @@ func (u *Upgrade) Root(ctx context.Context, opts upgrade.Options, po upgrade.Pla
 	if u.Recursive {
 		rootHeader(u.Stdout, opts.Dir, &u.shown)
 	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(u.Stdout, "Note: %s.\n", n)
+	}
 	WritePlan(u.Stdout, pl, u.Flavour, u.DryRun)
 }
 
