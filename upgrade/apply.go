@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tfdeps/tfdeps/internal/regfile"
 	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/moduleinstall/manifest"
 	"github.com/tfdeps/tfdeps/workdir"
@@ -45,7 +46,7 @@ func (pl *Plan) Apply(ctx context.Context) (hcl.Diagnostics, error) {
 	lockPath := filepath.Join(dir, lockFileName)
 	saved := map[string][]byte{}
 	for _, path := range append(append([]string{}, pl.order...), lockPath) {
-		if b, err := os.ReadFile(path); err == nil {
+		if b, err := regfile.ReadFileMax(path, maxConfigFile); err == nil {
 			saved[path] = b
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return hcl.Diagnostics{errorDiag("Failed to read "+path, err.Error())}, err

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,6 +15,7 @@ import (
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/flavour"
+	"github.com/tfdeps/tfdeps/internal/regfile"
 	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/moduleaddr"
 	"github.com/tfdeps/tfdeps/moduleinstall/manifest"
@@ -174,10 +175,12 @@ const lockFileName = ".terraform.lock.hcl"
 // written by the product f does not emulate ("" otherwise, also without
 // a lock file).
 func OtherFlavourLockFile(dir string, f flavour.Flavour) string {
-	b, err := os.ReadFile(filepath.Join(dir, lockFileName))
+	file, err := regfile.Open(filepath.Join(dir, lockFileName))
 	if err != nil {
 		return ""
 	}
+	b, _ := io.ReadAll(io.LimitReader(file, 256)) // the first line is enough
+	file.Close()
 	line, _, _ := strings.Cut(string(b), "\n")
 	line = strings.TrimRight(line, "\r") + "\n" // as HeaderLine ends
 	other := flavour.OpenTofu

@@ -3,11 +3,11 @@ package upgrade
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/internal/regfile"
 	"github.com/tfdeps/tfdeps/requirements"
 	"github.com/tfdeps/tfdeps/versions"
 )
@@ -282,6 +282,9 @@ func (pl *Plan) module(m *Module, mode Mode) error {
 	return nil
 }
 
+// maxConfigFile bounds the configuration files read for rewriting.
+const maxConfigFile = 64 << 20
+
 // notRewritable is a constraint that exists but cannot be rewritten (a
 // JSON file, an expression that is not a plain string).
 type notRewritable struct{ msg string }
@@ -304,7 +307,7 @@ func (pl *Plan) edit(file string, e constraintEdit) (*Edit, error) {
 	}
 	src, ok := pl.files[path]
 	if !ok {
-		b, err := os.ReadFile(path)
+		b, err := regfile.ReadFileMax(path, maxConfigFile)
 		if err != nil {
 			return nil, err
 		}

@@ -56,7 +56,7 @@ var allowed = map[string][]string{
 	"fleet":              {"flavour", "addrs", "versions", "registry", "config", "providerlock", "providersource", "providerinstall", "moduleinstall", "internal/registrytest"},
 	"internal/fleetview": {"fleet", "internal/livedisplay"},
 	// outdated and upgrade: versions asked, constraints rewritten, init's steps reused
-	"upgrade":              {"flavour", "addrs", "versions", "config", "lockfile", "moduleaddr", "moduleinstall/manifest", "providersource", "requirements", "workdir"},
+	"upgrade":              {"flavour", "addrs", "versions", "config", "lockfile", "moduleaddr", "moduleinstall/manifest", "providersource", "requirements", "workdir", "internal/regfile"},
 	"internal/upgradeview": {"flavour", "versions", "upgrade"},
 }
 
