@@ -205,12 +205,13 @@ func writeAtomic(path string, data []byte) error {
 // install ("" when there was none to copy).
 type modulesBackup struct{ dir, copy string }
 
-// snapshot copies dir (the modules directory) to a sibling directory.
+// snapshot copies dir (the modules directory) to a temporary directory
+// outside the data directory, which holds nothing of tfdeps' own.
 func snapshot(dir string) (*modulesBackup, error) {
 	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
 		return &modulesBackup{dir: dir}, nil
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".modules.tfdeps-*")
+	tmp, err := os.MkdirTemp("", "tfdeps-modules-*")
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +230,17 @@ func (b *modulesBackup) restore() error {
 	if b.copy == "" {
 		return nil
 	}
-	return os.Rename(b.copy, b.dir)
+	if os.Rename(b.copy, b.dir) == nil {
+		return nil
+	}
+	// Another file system: copy back.
+	if err := os.Mkdir(b.dir, 0o755); err != nil {
+		return err
+	}
+	if err := copyTree(b.copy, b.dir); err != nil {
+		return err
+	}
+	return os.RemoveAll(b.copy)
 }
 
 func (b *modulesBackup) discard() {
