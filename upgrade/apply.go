@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tfdeps/tfdeps/config"
 	"github.com/tfdeps/tfdeps/internal/regfile"
 	"github.com/tfdeps/tfdeps/lockfile"
 	"github.com/tfdeps/tfdeps/moduleinstall/manifest"
@@ -90,6 +91,7 @@ func (pl *Plan) install(ctx context.Context, dir, lockPath string) (hcl.Diagnost
 	}
 	w := o.Workdir
 	w.Dir, w.Flavour, w.Version, w.Upgrade = o.Dir, o.Flavour, o.Version, pl.every
+	w.Variables = append(append([]config.Option{}, w.Variables...), o.Config...)
 	if w.DataDir == "" {
 		w.DataDir = o.DataDir
 	}

@@ -235,7 +235,7 @@ func (pl *Plan) bumpProvider(p *Provider, src requirements.Source) (*Edit, versi
 	}})
 	if err != nil {
 		if errors.As(err, new(notRewritable)) {
-			pl.limit("%s: %s keeps %s below %s", where, err, name, newest)
+			pl.limit("%s: %s, so it is not rewritten and keeps %s below %s", where, err, name, newest)
 			return nil, nil, nil
 		}
 		return nil, nil, err
@@ -270,7 +270,7 @@ func (pl *Plan) module(m *Module, mode Mode) error {
 			case err == nil:
 				edits, to = append(edits, *e), m.Newest
 			case errors.As(err, new(notRewritable)):
-				pl.limit("%s: %s keeps %s below %s", where, err, m.Path, m.Newest)
+				pl.limit("%s: %s, so it is not rewritten and keeps %s below %s", where, err, m.Path, m.Newest)
 			default:
 				return err
 			}
@@ -299,7 +299,7 @@ func (pl *Plan) limit(format string, args ...any) {
 // the plan's copy of it.
 func (pl *Plan) edit(file string, e constraintEdit) (*Edit, error) {
 	if strings.HasSuffix(file, ".json") {
-		return nil, notRewritable{"a constraint in a JSON file is not rewritten"}
+		return nil, notRewritable{"the constraint is in a JSON file"}
 	}
 	path := file
 	if !filepath.IsAbs(path) {

@@ -39,7 +39,7 @@ func rewriteConstraint(src []byte, filename string, e constraintEdit) ([]byte, e
 	}
 	tok, err := findVersionString(f.Body(), e)
 	if err != nil {
-		return nil, editResult{}, notRewritable{filename + ": " + err.Error()}
+		return nil, editResult{}, notRewritable{err.Error()}
 	}
 	off, line := positionOf(f, tok)
 	old := unescapeQuoted(tok.Bytes)

@@ -124,7 +124,7 @@ module "other" {
 			name:    "version from a variable",
 			src:     "module \"app\" {\n  source = \"acme/app/aws\"\n  version = var.v\n}\n",
 			edits:   []constraintEdit{{module: true, name: "app", bump: to("1.0.0", "2.0.0")}},
-			wantErr: `versions.tf: the version of module "app" is not a plain quoted string`,
+			wantErr: `the version of module "app" is not a plain quoted string`,
 		},
 		{
 			name:    "template",

@@ -18,25 +18,26 @@ import (
 func runOutdated(m *Meta, args []string) int {
 	fs := newFlagSet(m, "outdated", upgradeview.OutdatedUsage)
 	asJSON, recursive := fs.Bool("json", false, ""), fs.Bool("recursive", false, "")
-	detailed := fs.Bool("detailed-exitcode", false, "")
+	detailed, vars := fs.Bool("detailed-exitcode", false, ""), addVarFlags(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return usageError(m, fs, unexpectedArgumentDiag())
 	}
-	roots, ok := []string{""}, true
-	if *recursive {
-		if roots, ok = fleetRoots(m); !ok {
-			return 1
-		}
+	roots, ok := upgradeRoots(m, *recursive, vars)
+	if !ok {
+		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	opts := upgradeOptions(m)
 	out := &upgradeview.Outdated{Stdout: m.Stdout, JSON: *asJSON, Recursive: *recursive, Flavour: m.Flavour}
 	for _, root := range roots {
-		opts.Dir = root
+		if !upgradeRoot(m, vars, &opts, root) {
+			out.Root(root, nil, true)
+			continue
+		}
 		rep, diags := upgrade.Outdated(ctx, opts)
 		printUpgradeDiags(m, root, diags)
 		out.Root(root, rep, diags.HasErrors())

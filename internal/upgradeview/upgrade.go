@@ -126,6 +126,10 @@ func (u *Upgrade) Root(ctx context.Context, opts upgrade.Options, po upgrade.Pla
 	WritePlan(u.Stdout, pl, u.Flavour, u.DryRun)
 }
 
+// Failed records a root that failed before it could be upgraded (its
+// diagnostics shown by the caller).
+func (u *Upgrade) Failed() { u.failed = true }
+
 func (u *Upgrade) fail(diags hcl.Diagnostics) {
 	u.failed = true
 	u.show(diags)
@@ -167,7 +171,7 @@ func WritePlan(w io.Writer, pl *upgrade.Plan, f flavour.Flavour, dryRun bool) {
 		fmt.Fprintln(w, ChangeLine(c, f))
 	}
 	for _, l := range pl.Limits {
-		fmt.Fprintf(w, "Not rewritten: %s.\n", l)
+		fmt.Fprintf(w, "Limit: %s.\n", l)
 	}
 	if len(pl.Changes) == 0 {
 		fmt.Fprintln(w, "Nothing to upgrade: everything selected is at the newest version its constraints allow.")
