@@ -58,6 +58,9 @@ var allowed = map[string][]string{
 	// providers lock and mirror views: plain, JSON and live lines
 	"internal/lockview":  {"flavour", "addrs", "versions", "registry", "providerlock", "providermirror", "internal/diagrender", "internal/initrun", "internal/livedisplay"},
 	"internal/fleetview": {"fleet", "internal/livedisplay", "lockfile", "moduleinstall/manifest"},
+	// outdated and upgrade: versions asked, constraints rewritten, init's steps reused
+	"upgrade":              {"flavour", "addrs", "versions", "config", "lockfile", "moduleaddr", "moduleinstall/manifest", "providersource", "requirements", "workdir", "internal/regfile"},
+	"internal/upgradeview": {"flavour", "versions", "upgrade"},
 }
 
 // anyModulePackage marks packages that may import every package of the module.

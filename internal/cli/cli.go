@@ -102,6 +102,8 @@ func commands() map[string]command {
 		"get":              {"Install or upgrade the modules the configuration calls", runGet},
 		"serve":            {"Serve a caching provider mirror and private registry", runServe},
 		"publish":          {"Publish a provider release or module to a tfdeps server", runPublish},
+		"outdated":         {"Show providers and modules with newer versions", runOutdated},
+		"upgrade":          {"Upgrade providers and modules, constraints kept or bumped", runUpgrade},
 	}
 }
 
