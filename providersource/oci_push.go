@@ -16,9 +16,22 @@ import (
 	"oras.land/oras-go/v2/registry/remote"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/cliconfig"
 	"github.com/tfdeps/tfdeps/hashes"
 	"github.com/tfdeps/tfdeps/versions"
 )
+
+// NewOCIPushTarget returns the OCIMirror to push into the repositories an
+// oci_mirror method's template names (cliconfig.OCIMirrorTemplate), with
+// credentials from opts.Config (oci_credentials, oci_default_credentials,
+// Docker-style auth files) as an oci_mirror installation method has.
+func NewOCIPushTarget(method *cliconfig.InstallationMethod, opts BuildOptions) *OCIMirror {
+	m := NewOCIMirror(method.OCIRepository, ociClients(opts))
+	if opts.Registry != nil {
+		m.Idle = opts.Registry.Settings().DownloadIdleTimeout()
+	}
+	return m
+}
 
 // OCIPushPackage is one platform's zip to push.
 type OCIPushPackage struct {
