@@ -45,7 +45,9 @@ func newOCIPushFixture(t *testing.T) *ociPushFixture {
 		Transport: f.upstream.Transport(), Getenv: func(string) string { return "" },
 		Environ: func() []string { return nil }, HostServices: f.upstream.HostServices(),
 	})
-	repoFor := func(p addrs.Provider) (string, string, error) { return s.Host, "mirror/" + p.Namespace + "/" + p.Type, nil }
+	repoFor := func(p addrs.Provider) (string, string, error) {
+		return s.Host, "mirror/" + p.Namespace + "/" + p.Type, nil
+	}
 	clientFor := func(context.Context, string, string) (remote.Client, error) {
 		return providersource.OCIClient(registry.Settings{Transport: s.Client.Transport}, nil), nil
 	}
