@@ -22,6 +22,7 @@ import (
 
 const providersMirrorUsage = `
 Usage: tfdeps [global options] providers mirror [options] <target-dir>
+       tfdeps [global options] providers mirror -oci=TEMPLATE [options] [target-dir]
 
   Downloads, verifies and stores in <target-dir> the provider packages this
   configuration requires, for each platform named with -platform, in the
@@ -35,12 +36,20 @@ Usage: tfdeps [global options] providers mirror [options] <target-dir>
 
   Running it again downloads only what is missing.
 
+  With -oci, each provider version is also pushed, each zip checked first
+  against its origin registry's signed zh: checksum, into the OCI
+  repository TEMPLATE names (an oci_mirror repository_template using
+  ${hostname}, ${namespace} and ${type}; credentials as oci_mirror's),
+  skipping blobs already there; <target-dir> may then be left out.
+
 Options:
 
   -platform=os_arch  Choose which target platform to build a mirror for.
                      May be repeated; default: the current platform.
 
   -parallelism=N     At most N concurrent requests per host (default 4).
+
+  -oci=TEMPLATE      Also push into OCI repositories, for oci_mirror.
 `
 
 // runProvidersMirror implements "tfdeps providers mirror".
@@ -49,6 +58,7 @@ func runProvidersMirror(m *Meta, args []string) int {
 	fs := newFlagSet(m, "providers mirror", providersMirrorUsage)
 	fs.Var((*stringList)(&platformFlags), "platform", "")
 	parallelism := fs.Int("parallelism", providerlock.DefaultParallelism, "")
+	ociTemplate := fs.String("oci", "", "")
 	vars := addVarFlags(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
@@ -59,7 +69,7 @@ func runProvidersMirror(m *Meta, args []string) int {
 	}
 	*parallelism = max(*parallelism, 1)
 	var diags hcl.Diagnostics
-	if fs.NArg() != 1 {
+	if fs.NArg() > 1 || (fs.NArg() == 0 && *ociTemplate == "") {
 		diags = append(diags, errorDiag("Wrong number of arguments", "The providers mirror command requires an output directory as a command-line argument."))
 		printMirrorDiags(m, diags, nil)
 		return 1
@@ -78,15 +88,22 @@ func runProvidersMirror(m *Meta, args []string) int {
 	defer stop()
 	cfg := loadCLIConfig(m, m.cliConfigOptions())
 	client := limitedRegistryClient(m, cfg, *parallelism)
+	oci, ociDiags := providersource.NewOCIPushTarget("-oci", *ociTemplate, providersource.BuildOptions{Config: cfg, Registry: client, Getenv: m.Getenv})
+	if diags = append(diags, ociDiags...); ociDiags.HasErrors() {
+		printMirrorDiags(m, diags, res)
+		return 1
+	}
 	b := &providermirror.Builder{
 		Source: providersource.NewMemoize(providersource.NewRegistry(client, m.Getenv, nil)), Client: client,
-		Target: fs.Arg(0), Parallelism: *parallelism,
+		Target: fs.Arg(0), Parallelism: *parallelism, OCI: oci,
 	}
 	ev := mirrorEvents(m)
 	var live *livedisplay.Display
 	if liveDisplayWanted(m, !m.Color) {
 		live = livedisplay.OnTerminal(m.Stdout)
+		pushed := ev.Pushed
 		ev = mirrorLive(m, live, ev)
+		ev.Pushed = func(p addrs.Provider, v versions.Version, r providersource.OCIPushResult) { live.Print(func() { pushed(p, v, r) }) }
 	}
 	problems := b.Build(ctx, *req, ev)
 	if live != nil {
@@ -123,6 +140,9 @@ func mirrorEvents(m *Meta) *providermirror.Events {
 		},
 		Authenticated: func(p addrs.Provider, pl addrs.Platform, auth *registry.AuthResult) {
 			fmt.Fprintf(out, "  - Package authenticated: %s\n", auth.SummaryFor(fl))
+		},
+		Pushed: func(p addrs.Provider, v versions.Version, r providersource.OCIPushResult) {
+			fmt.Fprintf(out, "- Pushed %s v%s to %s (%d blobs sent, %d already there)\n", p.ForDisplayIn(fl), v, r.Repository, r.BlobsPushed, r.BlobsPresent)
 		},
 	}
 }
