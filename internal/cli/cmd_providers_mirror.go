@@ -103,7 +103,9 @@ func runProvidersMirror(m *Meta, args []string) int {
 		live = livedisplay.OnTerminal(m.Stdout)
 		pushed := ev.Pushed
 		ev = mirrorLive(m, live, ev)
-		ev.Pushed = func(p addrs.Provider, v versions.Version, r providersource.OCIPushResult) { live.Print(func() { pushed(p, v, r) }) }
+		ev.Pushed = func(p addrs.Provider, v versions.Version, r providersource.OCIPushResult) {
+			live.Print(func() { pushed(p, v, r) })
+		}
 	}
 	problems := b.Build(ctx, *req, ev)
 	if live != nil {
