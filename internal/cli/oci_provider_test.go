@@ -53,6 +53,7 @@ var scriptUpstream sync.Map
 //	                 its providers.v1 base URL
 //	upstream-tamper  later archive downloads from it get other bytes
 //	uploads N        N blob uploads reached the OCI registry so far
+//	blobgets N       N blob downloads were served by it so far
 //	reference        put $TFDEPS_REFERENCE_TOFU on PATH as "tofu"
 func cmdOCIUpstream(ts *testscript.TestScript, s *ocitest.Server, args []string) bool {
 	key := ts.Getenv("WORK")
@@ -78,6 +79,10 @@ func cmdOCIUpstream(ts *testscript.TestScript, s *ocitest.Server, args []string)
 	case args[0] == "uploads" && len(args) == 2:
 		if got := fmt.Sprint(s.BlobUploads()); got != args[1] {
 			ts.Fatalf("%s blob uploads, want %s", got, args[1])
+		}
+	case args[0] == "blobgets" && len(args) == 2:
+		if got := fmt.Sprint(s.BlobGets()); got != args[1] {
+			ts.Fatalf("%s blob downloads, want %s", got, args[1])
 		}
 	case args[0] == "reference" && len(args) == 1:
 		bin := filepath.Join(key, ".bin")
