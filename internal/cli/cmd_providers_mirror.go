@@ -22,7 +22,6 @@ import (
 
 const providersMirrorUsage = `
 Usage: tfdeps [global options] providers mirror [options] <target-dir>
-       tfdeps [global options] providers mirror -oci=TEMPLATE [options] [target-dir]
 
   Downloads, verifies and stores in <target-dir> the provider packages this
   configuration requires, for each platform named with -platform, in the
@@ -36,11 +35,10 @@ Usage: tfdeps [global options] providers mirror [options] <target-dir>
 
   Running it again downloads only what is missing.
 
-  With -oci, each provider version is also pushed, each zip checked first
-  against its origin registry's signed zh: checksum, into the OCI
-  repository TEMPLATE names (an oci_mirror repository_template using
-  ${hostname}, ${namespace} and ${type}; credentials as oci_mirror's),
-  skipping blobs already there; <target-dir> may then be left out.
+  With -oci, each provider version is also pushed into the OCI repository
+  TEMPLATE names (an oci_mirror repository_template using ${hostname},
+  ${namespace}, ${type}), each zip checked first against the zh: its origin
+  registry signed, blobs already there skipped; <target-dir> is optional.
 
 Options:
 
