@@ -155,3 +155,17 @@ func TestUpstreamZH(t *testing.T) {
 		t.Error("nil result gave a hash")
 	}
 }
+
+// TestPushOCIIncomplete: a version one of whose platforms failed is not
+// pushed at all.
+func TestPushOCIIncomplete(t *testing.T) {
+	f := newOCIPushFixture(t)
+	f.req.Platforms = append(f.req.Platforms, addrs.Platform{OS: "windows", Arch: "arm64"})
+	pushed, probs := f.build(t)
+	if len(pushed) != 0 || len(probs) != 1 {
+		t.Fatalf("pushed %v, problems %v", pushed, probs)
+	}
+	if n := f.oci.Requests(); n != 0 {
+		t.Errorf("%d requests reached the OCI registry", n)
+	}
+}

@@ -105,6 +105,9 @@ var scriptOCI sync.Map
 //	ociregistry tamper REPO TAG    later downloads of that package's zip get other bytes
 //	ociregistry auth USER PASSWORD require basic credentials
 //	ociregistry subst FILE...      replace OCIHOST by the registry's host in the files
+//
+// and the subcommands of cmdOCIUpstream (upstream, upstream-tamper,
+// uploads, blobgets, reference).
 func cmdOCIRegistry(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) == 0 {
 		ts.Fatalf("usage: ociregistry start | push REPO TAG | tamper REPO TAG | auth USER PASSWORD | subst FILE...")
