@@ -428,3 +428,24 @@ func splitProviderPattern(raw string) (host, ns, typ string, ok bool) {
 	}
 	return host, ns, typ, true
 }
+
+// OCIMirrorTemplate checks a repository template given outside a CLI
+// configuration file (e.g. on the command line, named by what) as an
+// oci_mirror block's repository_template without include patterns is
+// checked: it must use ${hostname}, ${namespace} and ${type} and produce a
+// repository address. The result is an oci_mirror method whose
+// OCIRepository maps providers through the template.
+func OCIMirrorTemplate(what, src string) (*InstallationMethod, hcl.Diagnostics) {
+	pos := hcltoken.Pos{Filename: what, Line: 1, Column: 1}
+	tmpl, diags := checkOCITemplate(src, nil, pos)
+	prefix := fmt.Sprintf("Invalid oci_mirror block at %s: ", pos)
+	for _, d := range diags {
+		if rest, ok := strings.CutPrefix(d.Detail, prefix); ok {
+			d.Detail = fmt.Sprintf("The repository template %q of %s is not valid: %s", src, what, rest)
+		}
+	}
+	if tmpl == nil || diags.HasErrors() {
+		return nil, diags
+	}
+	return &InstallationMethod{Kind: MethodOCIMirror, Location: src, ociTemplate: tmpl}, diags
+}

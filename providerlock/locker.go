@@ -53,6 +53,11 @@ type Locker struct {
 	TempDir string
 	// Extract bounds package archives.
 	Extract providerinstall.ExtractOptions
+	// OCIHashPlatform is the platform whose packages in OCI registries
+	// are downloaded to compute their h1: hash; the others are locked by
+	// the zh: their manifests give (package_fromoci.go). Zero: the
+	// platform this program runs on.
+	OCIHashPlatform addrs.Platform
 	// MemoryBudget bounds the bytes of downloaded archives held in memory
 	// at once (spill.go); 0 means DefaultMemoryBudget, negative none.
 	MemoryBudget int64
@@ -91,6 +96,9 @@ const (
 	// FromMirror: the network mirror's VERSION.json listed its hashes
 	// (package_frommirror.go).
 	FromMirror
+	// FromOCIManifest: an OCI registry's manifests gave its zh: hash,
+	// recorded alone (package_fromoci.go).
+	FromOCIManifest
 )
 
 // PackageResult is the outcome for one provider on one platform.
@@ -193,6 +201,9 @@ func (l *Locker) resultFor(ctx context.Context, sem chan struct{}, p addrs.Provi
 	r.Fetched, r.Auth, r.Via, r.Err = o.fetched, o.auth, o.via, o.err
 	if o.err == nil {
 		r.Hashes = l.recorded(p, o.dirH1, o.auth)
+		if o.only != nil {
+			r.Hashes = o.only
+		}
 	}
 	return r
 }

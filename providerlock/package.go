@@ -38,6 +38,8 @@ type obtained struct {
 	dirH1   hashes.Hash
 	via     Via
 	err     error
+	// only, when set, are exactly the hashes to record.
+	only []hashes.Hash
 }
 
 // obtain returns the package's outcome, computing it at most once per
@@ -114,6 +116,8 @@ func (l *Locker) fetchPackage(ctx context.Context, meta providersource.PackageMe
 			}
 		}
 		return l.download(ctx, meta, loc, ev)
+	case providersource.OCIBlob:
+		return l.fromOCI(ctx, meta, loc, ev)
 	}
 	return obtained{err: fmt.Errorf("unsupported package location %T", meta.Location)}
 }

@@ -20,13 +20,30 @@ type SourceOptions struct {
 	NetMirror string
 	// Getenv reads the environment of the registry source (nil: nothing set).
 	Getenv func(string) string
+	// OCIMirror takes packages from the oci_mirror methods of Config
+	// instead (providersource.OCIMirrors), which OpenTofu's providers
+	// lock ignores.
+	OCIMirror bool
+	// Config is the CLI configuration, read with OCIMirror.
+	Config *cliconfig.Config
 }
 
 // NewSource is the one source o names: the filesystem mirror, else the
 // network mirror, else the origin registries, queried through client. A
-// network mirror URL that is not https is an error.
+// network mirror URL that is not https is an error. With OCIMirror, the
+// configuration's oci_mirror methods, and no other mirror may be named.
 func NewSource(o SourceOptions, client *registry.Client) (providersource.Source, *hcl.Diagnostic) {
 	switch {
+	case o.OCIMirror && (o.FSMirror != "" || o.NetMirror != ""):
+		return nil, errorDiag("Invalid installation method options", "The -oci-mirror option cannot be combined with -fs-mirror or -net-mirror.")
+	case o.OCIMirror:
+		src, diags := providersource.OCIMirrors(providersource.BuildOptions{Config: o.Config, Registry: client, Getenv: o.Getenv})
+		for _, d := range diags {
+			if d.Severity == hcl.DiagError {
+				return nil, d
+			}
+		}
+		return src, nil
 	case o.FSMirror != "":
 		return providersource.NewFilesystemMirror(o.FSMirror), nil
 	case o.NetMirror != "":

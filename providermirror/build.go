@@ -38,6 +38,9 @@ type Events struct {
 	DownloadProgress func(p addrs.Provider, v versions.Version, platform addrs.Platform, done, total int64)
 	// DownloadEnded: that download ended, successfully or not.
 	DownloadEnded func(p addrs.Provider, v versions.Version, platform addrs.Platform)
+	// Pushed: p v was stored in the OCI registry (Builder.OCI), after
+	// its platforms' lines.
+	Pushed func(p addrs.Provider, v versions.Version, res providersource.OCIPushResult)
 }
 
 // Builder fills a mirror directory. Fill the fields, then call Build.
@@ -47,8 +50,12 @@ type Builder struct {
 	// Client downloads packages; its settings' flavour words the
 	// problems.
 	Client *registry.Client
-	// Target is the mirror directory.
+	// Target is the mirror directory; "" with OCI set: a temporary
+	// directory, removed when Build returns.
 	Target string
+	// OCI, when set, also receives every provider version whose
+	// platforms were all mirrored, in OpenTofu's OCI layout (oci.go).
+	OCI *providersource.OCIMirror
 	// Parallelism bounds the platforms of one provider handled at once
 	// (default 4).
 	Parallelism int
@@ -69,6 +76,11 @@ type Request struct {
 func (b *Builder) Build(ctx context.Context, req Request, ev *Events) []Problem {
 	ev = ev.withDefaults()
 	var problems []Problem
+	cleanup, err := b.temporaryTarget()
+	if err != nil {
+		return []Problem{{"Cannot create a temporary directory", fmt.Sprintf("Failed to create a directory for the downloads: %s.", err)}}
+	}
+	defer cleanup()
 	fresh := map[archiveKey][]hashes.Hash{}
 	providers := make([]addrs.Provider, 0, len(req.Requirements))
 	for p := range req.Requirements {
@@ -154,6 +166,11 @@ func (b *Builder) mirrorVersion(ctx context.Context, p addrs.Provider, v version
 		ev.Authenticated(p, pl, outs[i].auth)
 		fresh[archiveKey{p, v.String(), pl}] = indexHashes(outs[i].auth, pl)
 	}
+	if b.OCI != nil && len(problems) == 0 {
+		if prob := b.pushVersion(ctx, p, v, platforms, outs, ev); prob != nil {
+			problems = append(problems, *prob)
+		}
+	}
 	return problems
 }
 
@@ -201,6 +218,9 @@ func (e *Events) withDefaults() *Events {
 	}
 	if out.Authenticated == nil {
 		out.Authenticated = func(addrs.Provider, addrs.Platform, *registry.AuthResult) {}
+	}
+	if out.Pushed == nil {
+		out.Pushed = func(addrs.Provider, versions.Version, providersource.OCIPushResult) {}
 	}
 	if out.DownloadEnded == nil {
 		out.DownloadEnded = func(addrs.Provider, versions.Version, addrs.Platform) {}

@@ -12,6 +12,12 @@
 // already in the target directory that passes the registry's
 // authentication is not downloaded again.
 //
+// Also beyond OpenTofu, which cannot push providers: with Builder.OCI set,
+// each provider version whose platforms were all mirrored is pushed into an
+// OCI registry in the layout OpenTofu's oci_mirror installation method
+// reads, each zip checked against the zh: hash its origin registry signed
+// before it is sent, blobs already there skipped (oci.go).
+//
 // ReadModule reads what a root module asks to mirror: the configuration's
 // provider requirements and the lock file's selections, checked against
 // each other as OpenTofu does. The package does not print; the CLI parses

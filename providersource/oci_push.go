@@ -9,16 +9,40 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/opencontainers/go-digest"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 	"oras.land/oras-go/v2/registry/remote"
 
 	"github.com/tfdeps/tfdeps/addrs"
+	"github.com/tfdeps/tfdeps/cliconfig"
 	"github.com/tfdeps/tfdeps/hashes"
 	"github.com/tfdeps/tfdeps/versions"
 )
+
+// NewOCIPushTarget returns the OCIMirror to push into the repositories the
+// repository template names (checked by cliconfig.OCIMirrorTemplate; what
+// names where it was given, e.g. "-oci"), with credentials from
+// opts.Config (oci_credentials, oci_default_credentials, Docker-style auth
+// files) as an oci_mirror installation method has. An empty template is no
+// target: nil, no diagnostics.
+func NewOCIPushTarget(what, template string, opts BuildOptions) (*OCIMirror, hcl.Diagnostics) {
+	if template == "" {
+		return nil, nil
+	}
+	method, diags := cliconfig.OCIMirrorTemplate(what, template)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	m := NewOCIMirror(method.OCIRepository, ociClients(opts))
+	if opts.Registry != nil {
+		m.Idle = opts.Registry.Settings().DownloadIdleTimeout()
+	}
+	return m, diags
+}
 
 // OCIPushPackage is one platform's zip to push.
 type OCIPushPackage struct {
@@ -41,7 +65,8 @@ type OCIPushResult struct {
 // Push stores one provider version in its repository in OpenTofu's layout
 // (the layout OCIMirror reads): each zip as an archive/zip layer of a
 // per-platform image manifest, the manifests listed by an index manifest
-// tagged with the version ("+" written "_"). Blobs and manifests the
+// tagged with the version ("+" written "_"). The platforms the version's
+// index already lists and pkgs does not have are kept in the new index. Blobs and manifests the
 // repository already has (by digest) are not sent again, so pushing twice
 // changes nothing. Every zip is checked against its ZH before anything is
 // sent.
@@ -90,11 +115,35 @@ func (m *OCIMirror) Push(ctx context.Context, provider addrs.Provider, version v
 		md.ArtifactType, md.Platform = ociTargetArtifact, l.desc.Platform
 		index.Manifests = append(index.Manifests, md)
 	}
+	index.Manifests = append(index.Manifests, otherPlatforms(ctx, repo, version, pkgs)...)
 	tag := strings.ReplaceAll(version.String(), "+", "_")
 	if _, err := pushManifest(ctx, repo, ocispec.MediaTypeImageIndex, index, tag, &res); err != nil {
 		return res, err
 	}
 	return res, nil
+}
+
+// otherPlatforms are the entries of the version's current index (if any,
+// and readable) for platforms not among pkgs.
+func otherPlatforms(ctx context.Context, repo *remote.Repository, version versions.Version, pkgs []OCIPushPackage) []ocispec.Descriptor {
+	desc, err := ociResolveVersion(ctx, repo, version)
+	if err != nil {
+		return nil
+	}
+	old, err := ociFetchIndex(ctx, repo, desc)
+	if err != nil {
+		return nil
+	}
+	var keep []ocispec.Descriptor
+	for _, d := range old.Manifests {
+		if d.Platform == nil || slices.ContainsFunc(pkgs, func(p OCIPushPackage) bool {
+			return p.Platform.OS == d.Platform.OS && p.Platform.Arch == d.Platform.Architecture
+		}) {
+			continue
+		}
+		keep = append(keep, d)
+	}
+	return keep
 }
 
 func fileDigest(path string) (digest.Digest, int64, error) {

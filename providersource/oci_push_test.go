@@ -79,4 +79,13 @@ func TestOCIMirrorPushThenInstall(t *testing.T) {
 	if a.ZH() != zh(linuxZip) {
 		t.Errorf("read back %s", a.ZH())
 	}
+
+	// Pushing one platform again keeps the other in the version's index.
+	if _, err := m.Push(ctx, provider, v, pkgs[:1]); err != nil {
+		t.Fatal(err)
+	}
+	mac := addrs.Platform{OS: "darwin", Arch: "arm64"}
+	if meta, err := m.PackageMeta(ctx, provider, v, mac); err != nil || meta.Location.(OCIBlob).ZH() != zh(macZip) {
+		t.Errorf("darwin_arm64 after pushing linux_amd64 alone: %v, %v", meta.Location, err)
+	}
 }

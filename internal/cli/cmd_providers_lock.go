@@ -50,6 +50,11 @@ Options:
                       trust_all_hashes = true: then the checksums the
                       mirror lists for each platform are taken as they are.
 
+  -oci-mirror         Lock from the CLI configuration's oci_mirror methods
+                      (OpenTofu ignores them here): every platform's zh:
+                      from the manifests, h1: by downloading this
+                      platform's package (or from the hash cache).
+
   -platform=os_arch   Choose a target platform to request package checksums
                       for. May be repeated; default: the current platform.
 
@@ -81,6 +86,7 @@ type providersLockOptions struct {
 	platforms    []string
 	fsMirror     string
 	netMirror    string
+	ociMirror    bool
 	parallelism  int
 	recursive    bool
 	noHashCache  bool
@@ -99,6 +105,7 @@ func runProvidersLock(m *Meta, args []string) int {
 	fs.Var((*stringList)(&o.platforms), "platform", "")
 	fs.StringVar(&o.fsMirror, "fs-mirror", "", "")
 	fs.StringVar(&o.netMirror, "net-mirror", "", "")
+	fs.BoolVar(&o.ociMirror, "oci-mirror", false, "")
 	fs.IntVar(&o.parallelism, "parallelism", providerlock.DefaultParallelism, "")
 	fs.BoolVar(&o.recursive, "recursive", false, "")
 	fs.BoolVar(&o.noHashCache, "no-hash-cache", false, "")
@@ -153,7 +160,7 @@ func newLockRun(m *Meta, o providersLockOptions, cfg *cliconfig.Config, view loc
 	r := &lockRun{m: m, opts: o, view: view}
 	r.platforms, r.diags = parsePlatformFlags(m, o.platforms)
 	client := limitedRegistryClient(m, cfg, o.parallelism)
-	src, d := providerlock.NewSource(providerlock.SourceOptions{FSMirror: o.fsMirror, NetMirror: o.netMirror, Getenv: m.Getenv}, client)
+	src, d := providerlock.NewSource(providerlock.SourceOptions{FSMirror: o.fsMirror, NetMirror: o.netMirror, Getenv: m.Getenv, OCIMirror: o.ociMirror, Config: cfg}, client)
 	if d != nil {
 		r.diags = append(r.diags, d)
 	}

@@ -36,12 +36,19 @@ Usage: tfdeps [global options] providers mirror [options] <target-dir>
 
   Running it again downloads only what is missing.
 
+  With -oci, each provider version is also pushed into the OCI repository
+  TEMPLATE names (an oci_mirror repository_template using ${hostname},
+  ${namespace}, ${type}), each zip checked first against the zh: its origin
+  registry signed, blobs already there skipped; <target-dir> is optional.
+
 Options:
 
   -platform=os_arch  Choose which target platform to build a mirror for.
                      May be repeated; default: the current platform.
 
   -parallelism=N     At most N concurrent requests per host (default 4).
+
+  -oci=TEMPLATE      Also push into OCI repositories, for oci_mirror.
 `
 
 // runProvidersMirror implements "tfdeps providers mirror".
@@ -50,6 +57,7 @@ func runProvidersMirror(m *Meta, args []string) int {
 	fs := newFlagSet(m, "providers mirror", providersMirrorUsage)
 	fs.Var((*stringList)(&platformFlags), "platform", "")
 	parallelism := fs.Int("parallelism", providerlock.DefaultParallelism, "")
+	ociTemplate := fs.String("oci", "", "")
 	vars := addVarFlags(m, fs)
 	if code, ok := parseFlags(m, fs, args); !ok {
 		return code
@@ -60,7 +68,7 @@ func runProvidersMirror(m *Meta, args []string) int {
 	}
 	*parallelism = max(*parallelism, 1)
 	var diags hcl.Diagnostics
-	if fs.NArg() != 1 {
+	if fs.NArg() > 1 || (fs.NArg() == 0 && *ociTemplate == "") {
 		diags = append(diags, errorDiag("Wrong number of arguments", "The providers mirror command requires an output directory as a command-line argument."))
 		printMirrorDiags(m, diags, nil)
 		return 1
@@ -79,15 +87,24 @@ func runProvidersMirror(m *Meta, args []string) int {
 	defer stop()
 	cfg := loadCLIConfig(m, m.cliConfigOptions())
 	client := limitedRegistryClient(m, cfg, *parallelism)
+	oci, ociDiags := providersource.NewOCIPushTarget("-oci", *ociTemplate, providersource.BuildOptions{Config: cfg, Registry: client, Getenv: m.Getenv})
+	if diags = append(diags, ociDiags...); ociDiags.HasErrors() {
+		printMirrorDiags(m, diags, res)
+		return 1
+	}
 	b := &providermirror.Builder{
 		Source: providersource.NewMemoize(providersource.NewRegistry(client, m.Getenv, nil)), Client: client,
-		Target: fs.Arg(0), Parallelism: *parallelism,
+		Target: fs.Arg(0), Parallelism: *parallelism, OCI: oci,
 	}
 	ev := mirrorEvents(m)
 	var live *livedisplay.Display
 	if liveDisplayWanted(m, !m.Color) {
 		live = livedisplay.OnTerminal(m.Stdout)
+		pushed := ev.Pushed
 		ev = lockview.MirrorLive(live, m.Flavour, ev)
+		ev.Pushed = func(p addrs.Provider, v versions.Version, r providersource.OCIPushResult) {
+			live.Print(func() { pushed(p, v, r) })
+		}
 	}
 	problems := b.Build(ctx, *req, ev)
 	if live != nil {
@@ -124,6 +141,9 @@ func mirrorEvents(m *Meta) *providermirror.Events {
 		},
 		Authenticated: func(p addrs.Provider, pl addrs.Platform, auth *registry.AuthResult) {
 			fmt.Fprintf(out, "  - Package authenticated: %s\n", auth.SummaryFor(fl))
+		},
+		Pushed: func(p addrs.Provider, v versions.Version, r providersource.OCIPushResult) {
+			fmt.Fprintf(out, "- Pushed %s v%s to %s (%d blobs sent, %d already there)\n", p.ForDisplayIn(fl), v, r.Repository, r.BlobsPushed, r.BlobsPresent)
 		},
 	}
 }

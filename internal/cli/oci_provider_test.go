@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tfdeps/tfdeps/internal/ocitest"
+	"github.com/tfdeps/tfdeps/internal/registrytest"
 )
 
 // TestOCIProviderScripts runs testdata/oci_provider/oci_provider_*.txtar:
@@ -24,7 +26,73 @@ func TestOCIProviderScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		UpdateScripts:       *updateScripts,
 		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"ociregistry": cmdOCIRegistry},
+		Condition:           ociScriptCondition,
 	})
+}
+
+// ociScriptCondition: [tofu] holds when TFDEPS_REFERENCE_TOFU is set; the
+// reference binary is then on the script's PATH as "tofu" (after
+// "ociregistry reference").
+func ociScriptCondition(cond string) (bool, error) {
+	if cond == "tofu" {
+		return os.Getenv("TFDEPS_REFERENCE_TOFU") != "", nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
+}
+
+// scriptUpstream holds each script's fake origin registry, by work
+// directory.
+var scriptUpstream sync.Map
+
+// cmdOCIUpstream implements the "ociregistry" subcommands about the origin
+// registry that "providers mirror -oci" copies from:
+//
+//	upstream         start a fake origin registry (registrytest) serving
+//	                 hashicorp/null 3.1.0 and 3.2.1 and acme/baz; its CA is
+//	                 added to SSL_CERT_FILE; "subst" replaces UPSTREAMURL by
+//	                 its providers.v1 base URL
+//	upstream-tamper  later archive downloads from it get other bytes
+//	uploads N        N blob uploads reached the OCI registry so far
+//	blobgets N       N blob downloads were served by it so far
+//	reference        put $TFDEPS_REFERENCE_TOFU on PATH as "tofu"
+func cmdOCIUpstream(ts *testscript.TestScript, s *ocitest.Server, args []string) bool {
+	key := ts.Getenv("WORK")
+	switch {
+	case args[0] == "upstream" && len(args) == 1:
+		dir := filepath.Join(key, ".upstream")
+		ts.Check(os.MkdirAll(dir, 0o755))
+		sa, err := registrytest.StartStandalone(dir, registrytest.Options{Providers: defaultFakeProviders()})
+		ts.Check(err)
+		ts.Defer(func() { sa.Close() })
+		scriptUpstream.Store(key, sa)
+		both := append(s.CAPEM(), sa.CAPEM()...)
+		path := filepath.Join(key, "both-ca.pem")
+		ts.Check(os.WriteFile(path, both, 0o644))
+		ts.Setenv("SSL_CERT_FILE", path)
+		ts.Setenv("UPSTREAMURL", sa.ProvidersBaseURL())
+	case args[0] == "upstream-tamper" && len(args) == 1:
+		v, ok := scriptUpstream.Load(key)
+		if !ok {
+			ts.Fatalf("ociregistry upstream first")
+		}
+		v.(*registrytest.Standalone).Inject(registrytest.Archive, registrytest.Fault{Kind: registrytest.Tamper})
+	case args[0] == "uploads" && len(args) == 2:
+		if got := fmt.Sprint(s.BlobUploads()); got != args[1] {
+			ts.Fatalf("%s blob uploads, want %s", got, args[1])
+		}
+	case args[0] == "blobgets" && len(args) == 2:
+		if got := fmt.Sprint(s.BlobGets()); got != args[1] {
+			ts.Fatalf("%s blob downloads, want %s", got, args[1])
+		}
+	case args[0] == "reference" && len(args) == 1:
+		bin := filepath.Join(key, ".bin")
+		ts.Check(os.MkdirAll(bin, 0o755))
+		ts.Check(os.Symlink(os.Getenv("TFDEPS_REFERENCE_TOFU"), filepath.Join(bin, "tofu")))
+		ts.Setenv("PATH", bin+string(os.PathListSeparator)+ts.Getenv("PATH"))
+	default:
+		return false
+	}
+	return true
 }
 
 // scriptOCI holds each script's registry, by work directory.
@@ -37,6 +105,9 @@ var scriptOCI sync.Map
 //	ociregistry tamper REPO TAG    later downloads of that package's zip get other bytes
 //	ociregistry auth USER PASSWORD require basic credentials
 //	ociregistry subst FILE...      replace OCIHOST by the registry's host in the files
+//
+// and the subcommands of cmdOCIUpstream (upstream, upstream-tamper,
+// uploads, blobgets, reference).
 func cmdOCIRegistry(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) == 0 {
 		ts.Fatalf("usage: ociregistry start | push REPO TAG | tamper REPO TAG | auth USER PASSWORD | subst FILE...")
@@ -61,6 +132,9 @@ func cmdOCIRegistry(ts *testscript.TestScript, neg bool, args []string) {
 	zipFor := func(repo, tag string) []byte {
 		return ocitest.ProviderZip(repo[strings.LastIndex(repo, "/")+1:], repo+" "+tag)
 	}
+	if cmdOCIUpstream(ts, s, args) {
+		return
+	}
 	switch {
 	case args[0] == "push" && len(args) == 3:
 		pkgs := []ocitest.ProviderPackage{
@@ -78,7 +152,9 @@ func cmdOCIRegistry(ts *testscript.TestScript, neg bool, args []string) {
 		for _, f := range args[1:] {
 			b, err := os.ReadFile(ts.MkAbs(f))
 			ts.Check(err)
-			ts.Check(os.WriteFile(ts.MkAbs(f), []byte(strings.ReplaceAll(string(b), "OCIHOST", s.Host)), 0o644))
+			b = []byte(strings.ReplaceAll(string(b), "OCIHOST", s.Host))
+			b = []byte(strings.ReplaceAll(string(b), "UPSTREAMURL", ts.Getenv("UPSTREAMURL")))
+			ts.Check(os.WriteFile(ts.MkAbs(f), b, 0o644))
 		}
 	case args[0] == "auth" && len(args) == 3:
 		s.RequireBasicAuth(args[1], args[2])

@@ -53,6 +53,7 @@ type Server struct {
 	password string
 	requests atomic.Int64
 	blobGets atomic.Int64
+	uploads  atomic.Int64
 	tampered map[string][]byte
 }
 
@@ -122,6 +123,10 @@ func (s *Server) Requests() int64 { return s.requests.Load() }
 // BlobGets returns how many blob downloads (GET .../blobs/...) it answered.
 func (s *Server) BlobGets() int64 { return s.blobGets.Load() }
 
+// BlobUploads returns how many blob uploads it started (POST
+// .../blobs/uploads/).
+func (s *Server) BlobUploads() int64 { return s.uploads.Load() }
+
 func (s *Server) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.requests.Add(1)
@@ -137,6 +142,9 @@ func (s *Server) wrap(next http.Handler) http.Handler {
 				_, _ = io.WriteString(w, `{"errors":[{"code":"UNAUTHORIZED","message":"authentication required"}]}`)
 				return
 			}
+		}
+		if r.Method == http.MethodPost && strings.Contains(r.URL.Path, "/blobs/uploads/") {
+			s.uploads.Add(1)
 		}
 		if r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/blobs/") {
 			s.blobGets.Add(1)
