@@ -121,14 +121,7 @@ func (pi *packageInstall) fromHTTP(ctx context.Context, loc providersource.HTTPU
 		return nil, "", err
 	}
 	defer a.Remove()
-	var auth *AuthResult
-	if pi.meta.Authentication != nil {
-		if auth, err = pi.meta.Authentication.AuthenticateArchive(a); err != nil {
-			return nil, "", err
-		}
-	}
-	h1, err := pi.checkAndExtract(ctx, a, true, auth)
-	return auth, h1, err
+	return pi.authenticateAndExtract(ctx, a)
 }
 
 // fromOCI is fromHTTP for a blob of an OCI repository: a lock that has
@@ -149,8 +142,15 @@ func (pi *packageInstall) fromOCI(ctx context.Context, loc providersource.OCIBlo
 		return nil, "", err
 	}
 	defer a.Remove()
+	return pi.authenticateAndExtract(ctx, a)
+}
+
+// authenticateAndExtract authenticates a downloaded archive, then checks
+// and extracts it.
+func (pi *packageInstall) authenticateAndExtract(ctx context.Context, a *Archive) (*AuthResult, hashes.Hash, error) {
 	var auth *AuthResult
 	if pi.meta.Authentication != nil {
+		var err error
 		if auth, err = pi.meta.Authentication.AuthenticateArchive(a); err != nil {
 			return nil, "", err
 		}

@@ -35,18 +35,7 @@ func (l *Locker) download(ctx context.Context, meta providersource.PackageMeta, 
 	if err != nil {
 		return obtained{err: err}
 	}
-	var auth *registry.AuthResult
-	if meta.Authentication != nil {
-		if auth, err = meta.Authentication.AuthenticateArchive(a); err != nil {
-			return obtained{err: err}
-		}
-	}
-	dirH1, err := l.packageH1(ctx, meta, a.Path)
-	if err != nil {
-		return obtained{err: err}
-	}
-	l.remember(meta, a, dirH1)
-	return obtained{auth: auth, dirH1: dirH1, via: Downloaded}
+	return l.downloaded(ctx, meta, a)
 }
 
 // downloadUnwritten is download for packages that are only hashed: the
@@ -159,4 +148,22 @@ func (l *Locker) remember(meta providersource.PackageMeta, a *registry.Archive, 
 		e.ZipH1 = zipH1
 	}
 	_ = l.Cache.Put(meta.Provider, meta.Version, meta.TargetPlatform, e)
+}
+
+// downloaded authenticates a package just downloaded, hashes it and
+// remembers its hashes.
+func (l *Locker) downloaded(ctx context.Context, meta providersource.PackageMeta, a *registry.Archive) obtained {
+	var auth *registry.AuthResult
+	var err error
+	if meta.Authentication != nil {
+		if auth, err = meta.Authentication.AuthenticateArchive(a); err != nil {
+			return obtained{err: err}
+		}
+	}
+	dirH1, err := l.packageH1(ctx, meta, a.Path)
+	if err != nil {
+		return obtained{err: err}
+	}
+	l.remember(meta, a, dirH1)
+	return obtained{auth: auth, dirH1: dirH1, via: Downloaded}
 }

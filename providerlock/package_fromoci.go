@@ -49,18 +49,7 @@ func (l *Locker) fromOCI(ctx context.Context, meta providersource.PackageMeta, l
 	if err != nil {
 		return obtained{err: err}
 	}
-	var auth *registry.AuthResult
-	if meta.Authentication != nil {
-		if auth, err = meta.Authentication.AuthenticateArchive(a); err != nil {
-			return obtained{err: err}
-		}
-	}
-	dirH1, err := l.packageH1(ctx, meta, a.Path)
-	if err != nil {
-		return obtained{err: err}
-	}
-	l.remember(meta, a, dirH1)
-	return obtained{auth: auth, dirH1: dirH1, via: Downloaded}
+	return l.downloaded(ctx, meta, a)
 }
 
 // ociHashPlatform is the platform whose OCI packages are downloaded to
