@@ -134,9 +134,11 @@ func (v *plainView) Message(kind, text string, toStderr bool) {
 func (v *plainView) Diagnostics(diags hcl.Diagnostics) {
 	p := newDiagPrinter(v.m, diagrender.SnippetFilesIn(v.m.Dir, diags, v.kept))
 	// Terraform's init separates diagnostics by one blank line only, and
-	// frames them as OpenTofu does when coloured.
+	// frames them as OpenTofu does when coloured; its get prints them as
+	// its providers commands do (each coloured one wrapped in its
+	// severity's colour).
 	p.ExtraNewline = v.m.Flavour != flavour.Terraform || v.get
-	p.Terraform = false
+	p.Terraform = v.m.Flavour == flavour.Terraform && v.get
 	p.Bare = v.m.Flavour == flavour.Terraform
 	p.Print(diags)
 }
