@@ -494,15 +494,8 @@ func attrString(m map[string]any, key string) string {
 }
 
 func (s *Server) createWorkspace(w http.ResponseWriter, o *organization, body []byte) {
-	var req request
-	if err := json.Unmarshal(body, &req); err != nil {
-		writeError(w, http.StatusBadRequest)
-		return
-	}
-	var name string
-	_ = json.Unmarshal(req.Data.Attributes["name"], &name)
-	if name == "" {
-		writeError(w, http.StatusUnprocessableEntity)
+	req, name, ok := namedRequest(w, body)
+	if !ok {
 		return
 	}
 	if o.workspaces[name] != nil {
@@ -620,15 +613,8 @@ func (s *Server) listProjects(w http.ResponseWriter, o *organization, q url.Valu
 }
 
 func (s *Server) createProject(w http.ResponseWriter, o *organization, body []byte) {
-	var req request
-	if err := json.Unmarshal(body, &req); err != nil {
-		writeError(w, http.StatusBadRequest)
-		return
-	}
-	var name string
-	_ = json.Unmarshal(req.Data.Attributes["name"], &name)
-	if name == "" {
-		writeError(w, http.StatusUnprocessableEntity)
+	_, name, ok := namedRequest(w, body)
+	if !ok {
 		return
 	}
 	s.nextID++
@@ -692,4 +678,21 @@ func (s *Server) SetState(org, name string, state []byte) error {
 	}
 	o.workspaces[name].State = append([]byte{}, state...)
 	return nil
+}
+
+// namedRequest decodes a create request and its "name" attribute, answering
+// 400 for a body that is not JSON and 422 for a missing name.
+func namedRequest(w http.ResponseWriter, body []byte) (request, string, bool) {
+	var req request
+	if err := json.Unmarshal(body, &req); err != nil {
+		writeError(w, http.StatusBadRequest)
+		return req, "", false
+	}
+	var name string
+	_ = json.Unmarshal(req.Data.Attributes["name"], &name)
+	if name == "" {
+		writeError(w, http.StatusUnprocessableEntity)
+		return req, "", false
+	}
+	return req, name, true
 }
