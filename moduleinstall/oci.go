@@ -2,10 +2,8 @@ package moduleinstall
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -19,6 +17,8 @@ import (
 	orasregistry "oras.land/oras-go/v2/registry"
 	"oras.land/oras-go/v2/registry/remote"
 	"oras.land/oras-go/v2/registry/remote/auth"
+
+	"github.com/tfdeps/tfdeps/internal/ocimanifest"
 )
 
 // OCI module packages (oci://HOST/REPOSITORY?tag=T or ?digest=D) are
@@ -34,8 +34,6 @@ import (
 
 const (
 	ociModuleArtifactType = "application/vnd.opentofu.modulepkg"
-	// ociManifestLimitMiB bounds manifests: larger ones are refused unread.
-	ociManifestLimitMiB = 4
 	// ociDefaultTag is used when neither tag nor digest is given.
 	ociDefaultTag = "latest"
 )
@@ -97,7 +95,7 @@ func (g *ociGetter) Get(dst string, u *url.URL) error {
 	if err != nil {
 		return err
 	}
-	manifest, err := ociFetchManifest(ctx, repo, desc)
+	manifest, err := ocimanifest.Image(ctx, repo, desc)
 	if err != nil {
 		return err
 	}
@@ -246,40 +244,6 @@ func ociResolve(ctx context.Context, repo *remote.Repository, query url.Values) 
 	}
 	desc.ArtifactType = ociModuleArtifactType
 	return desc, nil
-}
-
-// ociFetchManifest reads and checks the image manifest desc names.
-func ociFetchManifest(ctx context.Context, repo *remote.Repository, desc ocispec.Descriptor) (*ocispec.Manifest, error) {
-	if desc.Size/1024/1024 > ociManifestLimitMiB {
-		return nil, fmt.Errorf("manifest size exceeds OpenTofu's size limit of %d MiB", ociManifestLimitMiB)
-	}
-	rc, err := repo.Fetch(ctx, desc)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	src, err := io.ReadAll(io.LimitReader(rc, desc.Size))
-	if err != nil {
-		return nil, fmt.Errorf("reading manifest content: %w", err)
-	}
-	if desc.Digest.Algorithm().FromBytes(src) != desc.Digest {
-		return nil, fmt.Errorf("manifest content does not match digest %s", desc.Digest)
-	}
-	var m ocispec.Manifest
-	if err := json.Unmarshal(src, &m); err != nil {
-		var index ocispec.Index
-		if json.Unmarshal(src, &index) == nil && index.MediaType == ocispec.MediaTypeImageIndex {
-			return nil, errors.New("found index manifest but need image manifest")
-		}
-		return nil, fmt.Errorf("invalid manifest content: %w", err)
-	}
-	if m.MediaType != desc.MediaType {
-		return nil, fmt.Errorf("unexpected manifest media type %q", m.MediaType)
-	}
-	if m.ArtifactType != desc.ArtifactType {
-		return nil, fmt.Errorf("unexpected artifact type %q", m.ArtifactType)
-	}
-	return &m, nil
 }
 
 // ociSelectLayer picks the package's layer: layers of unknown media types

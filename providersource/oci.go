@@ -18,6 +18,7 @@ import (
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/flavour"
 	"github.com/tfdeps/tfdeps/hashes"
+	"github.com/tfdeps/tfdeps/internal/ocimanifest"
 	"github.com/tfdeps/tfdeps/registry"
 	"github.com/tfdeps/tfdeps/versions"
 )
@@ -33,9 +34,6 @@ const (
 	ociTargetArtifact   = "application/vnd.opentofu.provider-target"
 	ociModuleArtifact   = "application/vnd.opentofu.modulepkg"
 	ociZipMediaType     = "archive/zip"
-	// ociManifestLimitMiB bounds manifests as OpenTofu does: a descriptor
-	// whose size in whole MiB exceeds it is refused before any read.
-	ociManifestLimitMiB = 4
 )
 
 // OCIRepositoryFunc maps a provider to its registry domain (host[:port])
@@ -237,7 +235,7 @@ func (m *OCIMirror) PackageMeta(ctx context.Context, provider addrs.Provider, ve
 	if err != nil {
 		return PackageMeta{}, err
 	}
-	index, err := ociFetchIndex(ctx, r.repo, indexDesc)
+	index, err := ocimanifest.Index(ctx, r.repo, indexDesc)
 	if err != nil {
 		return PackageMeta{}, err
 	}
@@ -245,7 +243,7 @@ func (m *OCIMirror) PackageMeta(ctx context.Context, provider addrs.Provider, ve
 	if err != nil {
 		return PackageMeta{}, err
 	}
-	image, err := ociFetchImage(ctx, r.repo, imageDesc)
+	image, err := ocimanifest.Image(ctx, r.repo, imageDesc)
 	if err != nil {
 		return PackageMeta{}, err
 	}
@@ -293,71 +291,6 @@ func ociResolveVersion(ctx context.Context, repo *remote.Repository, version ver
 	}
 	desc.ArtifactType = ociProviderArtifact
 	return desc, nil
-}
-
-func ociFetchIndex(ctx context.Context, repo *remote.Repository, desc ocispec.Descriptor) (*ocispec.Index, error) {
-	src, err := ociFetchManifest(ctx, repo, desc)
-	if err != nil {
-		return nil, err
-	}
-	var index ocispec.Index
-	if err := jsonUnmarshal(src, &index); err != nil {
-		var image ocispec.Manifest
-		if jsonUnmarshal(src, &image) == nil && image.MediaType == ocispec.MediaTypeImageManifest {
-			return nil, errors.New("found image manifest but need index manifest")
-		}
-		return nil, fmt.Errorf("invalid manifest content: %w", err)
-	}
-	if index.MediaType != desc.MediaType {
-		return nil, fmt.Errorf("unexpected manifest media type %q", index.MediaType)
-	}
-	if index.ArtifactType != desc.ArtifactType {
-		return nil, fmt.Errorf("unexpected artifact type %q", index.ArtifactType)
-	}
-	return &index, nil
-}
-
-func ociFetchImage(ctx context.Context, repo *remote.Repository, desc ocispec.Descriptor) (*ocispec.Manifest, error) {
-	src, err := ociFetchManifest(ctx, repo, desc)
-	if err != nil {
-		return nil, err
-	}
-	var image ocispec.Manifest
-	if err := jsonUnmarshal(src, &image); err != nil {
-		var index ocispec.Index
-		if jsonUnmarshal(src, &index) == nil && index.MediaType == ocispec.MediaTypeImageIndex {
-			return nil, errors.New("found index manifest but need image manifest")
-		}
-		return nil, fmt.Errorf("invalid manifest content: %w", err)
-	}
-	if image.MediaType != desc.MediaType {
-		return nil, fmt.Errorf("unexpected manifest media type %q", image.MediaType)
-	}
-	if image.ArtifactType != desc.ArtifactType {
-		return nil, fmt.Errorf("unexpected artifact type %q", image.ArtifactType)
-	}
-	return &image, nil
-}
-
-// ociFetchManifest reads at most the descriptor's size and checks the
-// digest.
-func ociFetchManifest(ctx context.Context, repo *remote.Repository, desc ocispec.Descriptor) ([]byte, error) {
-	if desc.Size/1024/1024 > ociManifestLimitMiB {
-		return nil, fmt.Errorf("manifest size exceeds OpenTofu's size limit of %d MiB", ociManifestLimitMiB)
-	}
-	rc, err := repo.Fetch(ctx, desc)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	src, err := readLimited(rc, desc.Size)
-	if err != nil {
-		return nil, fmt.Errorf("reading manifest content: %w", err)
-	}
-	if desc.Digest.Validate() != nil || desc.Digest.Algorithm().FromBytes(src) != desc.Digest {
-		return nil, fmt.Errorf("manifest content does not match digest %s", desc.Digest)
-	}
-	return src, nil
 }
 
 func ociSelectPlatform(descs []ocispec.Descriptor, provider addrs.Provider, version versions.Version, target addrs.Platform) (ocispec.Descriptor, error) {

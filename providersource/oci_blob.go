@@ -3,7 +3,6 @@ package providersource
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -134,9 +133,3 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
-
-func readLimited(r io.Reader, size int64) ([]byte, error) {
-	return io.ReadAll(io.LimitReader(r, size))
-}
-
-func jsonUnmarshal(src []byte, v any) error { return json.Unmarshal(src, v) }

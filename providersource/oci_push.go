@@ -20,6 +20,7 @@ import (
 	"github.com/tfdeps/tfdeps/addrs"
 	"github.com/tfdeps/tfdeps/cliconfig"
 	"github.com/tfdeps/tfdeps/hashes"
+	"github.com/tfdeps/tfdeps/internal/ocimanifest"
 	"github.com/tfdeps/tfdeps/versions"
 )
 
@@ -130,7 +131,7 @@ func otherPlatforms(ctx context.Context, repo *remote.Repository, version versio
 	if err != nil {
 		return nil
 	}
-	old, err := ociFetchIndex(ctx, repo, desc)
+	old, err := ocimanifest.Index(ctx, repo, desc)
 	if err != nil {
 		return nil
 	}
