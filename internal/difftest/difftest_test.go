@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"sort"
@@ -27,10 +26,7 @@ func TestDifferential(t *testing.T) {
 	}
 	root := conformance.Dir(t)
 	tmp := t.TempDir()
-	tfdeps := filepath.Join(tmp, "tfdeps")
-	if out, err := exec.Command("go", "build", "-o", tfdeps, "github.com/tfdeps/tfdeps/cmd/tfdeps").CombinedOutput(); err != nil {
-		t.Fatalf("building tfdeps: %v\n%s", err, out)
-	}
+	tfdeps := buildTfdeps(t)
 
 	start := fakeStarter(t, filepath.Join(tmp, "fakes"))
 	fake, err := start(registrytest.Options{Providers: defaultProviders()})

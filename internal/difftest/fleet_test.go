@@ -132,10 +132,7 @@ func newFleetEnv(t *testing.T, setupWith string, opts registrytest.Options) *fle
 		t.Skip("fleet test skipped: no git command")
 	}
 	base := t.TempDir()
-	e := &fleetEnv{t: t, base: base, tfdeps: filepath.Join(base, "tfdeps"), roots: fleetRoots()}
-	if out, err := exec.Command("go", "build", "-o", e.tfdeps, "github.com/tfdeps/tfdeps/cmd/tfdeps").CombinedOutput(); err != nil {
-		t.Fatalf("building tfdeps: %v\n%s", err, out)
-	}
+	e := &fleetEnv{t: t, base: base, tfdeps: buildTfdeps(t), roots: fleetRoots()}
 	if opts.Providers == nil {
 		opts.Providers = defaultProviders()
 	}

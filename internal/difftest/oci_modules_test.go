@@ -3,7 +3,6 @@ package difftest
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -150,10 +149,7 @@ func TestDifferentialOCIModules(t *testing.T) {
 		t.Fatalf("TFDEPS_REFERENCE_TOFU: %v", err)
 	}
 	tmp := t.TempDir()
-	tfdeps := filepath.Join(tmp, "tfdeps")
-	if out, err := exec.Command("go", "build", "-o", tfdeps, "github.com/tfdeps/tfdeps/cmd/tfdeps").CombinedOutput(); err != nil {
-		t.Fatalf("building tfdeps: %v\n%s", err, out)
-	}
+	tfdeps := buildTfdeps(t)
 	r := startOCIRegistry(t, filepath.Join(tmp, "oci"), false)
 	locked := startOCIRegistry(t, filepath.Join(tmp, "oci-locked"), true)
 	compareCases(t, program{name: "tofu", path: tofu}, program{name: "tfdeps", path: tfdeps}, ociModuleCases(r, locked), tmp, nil)
@@ -167,10 +163,7 @@ func TestDifferentialTerraformOCIModules(t *testing.T) {
 		t.Skip("differential test skipped: set TFDEPS_REFERENCE_TERRAFORM to the path of a terraform v1.15.9 binary to run it")
 	}
 	tmp := t.TempDir()
-	tfdeps := filepath.Join(tmp, "tfdeps")
-	if out, err := exec.Command("go", "build", "-o", tfdeps, "github.com/tfdeps/tfdeps/cmd/tfdeps").CombinedOutput(); err != nil {
-		t.Fatalf("building tfdeps: %v\n%s", err, out)
-	}
+	tfdeps := buildTfdeps(t)
 	r := startOCIRegistry(t, filepath.Join(tmp, "oci"), false)
 	var cases []testCase
 	for _, c := range ociModuleCases(r, r)[:2] {

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,10 +23,7 @@ func TestDifferentialOCIProviders(t *testing.T) {
 		t.Skip("OCI differential test skipped: set TFDEPS_REFERENCE_TOFU to the path of a tofu v1.12.6 binary to run it")
 	}
 	tmp := t.TempDir()
-	tfdeps := filepath.Join(tmp, "tfdeps")
-	if out, err := exec.Command("go", "build", "-o", tfdeps, "github.com/tfdeps/tfdeps/cmd/tfdeps").CombinedOutput(); err != nil {
-		t.Fatalf("building tfdeps: %v\n%s", err, out)
-	}
+	tfdeps := buildTfdeps(t)
 	open, err := ocitest.Start()
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package difftest
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,10 +25,7 @@ func TestDifferentialTerraform(t *testing.T) {
 	}
 	root := conformance.Dir(t)
 	tmp := t.TempDir()
-	tfdeps := filepath.Join(tmp, "tfdeps")
-	if out, err := exec.Command("go", "build", "-o", tfdeps, "github.com/tfdeps/tfdeps/cmd/tfdeps").CombinedOutput(); err != nil {
-		t.Fatalf("building tfdeps: %v\n%s", err, out)
-	}
+	tfdeps := buildTfdeps(t)
 	start := fakeStarter(t, filepath.Join(tmp, "fakes"), "registry.terraform.io", "registry.example.com")
 	fake, err := start(registrytest.Options{Providers: defaultProviders()})
 	if err != nil {
