@@ -195,8 +195,12 @@ func DecodeModuleVersions(r io.Reader) ([]string, error) {
 }
 
 // ModuleVersionsMemo remembers each package's successful versions list for
-// one run (§3.2: fetched once per package); failures are not remembered.
+// one run (fetched once per package); failures are not remembered.
 // It is safe for concurrent use.
+//
+// Deprecated: tfdeps itself does not use it. Use moduleinstall.SharedRegistry,
+// which also shares each version's location and lets concurrent callers wait
+// for the answer in flight instead of asking the registry again.
 type ModuleVersionsMemo struct {
 	Client *Client
 
